@@ -1,0 +1,67 @@
+# wq61: the 2023 workqueue improvements for Debian 12's Linux 6.1.
+# Entry points; the work is done by scripts/ (see README.md).
+# Kernel trees, builds, ccache and run logs live in $(WQ61_CACHE)
+# (default ~/.cache/wq61), never in the checkout.
+
+PRESET ?= big
+FLAVOUR ?= patched
+APPEND ?=
+S := scripts
+
+.PHONY: help deps prepare apply build build-baseline modules run shell check \
+	check-baseline check-series bench export import clean-runs
+
+help:
+	@sed -n 's/^## //p' README.md | head -40 || true
+	@echo "targets: run shell check check-series bench build build-baseline export import"
+
+deps:
+	@$(S)/deps.sh
+
+prepare: deps
+	@$(S)/prepare-tree.sh
+
+apply: prepare
+	@$(S)/apply-series.sh
+
+build: deps
+	@$(S)/build.sh $(FLAVOUR)
+	@$(S)/build-modules.sh $(FLAVOUR)
+
+build-baseline: deps
+	@$(S)/build.sh baseline
+	@$(S)/build-modules.sh baseline
+
+## make run      build the patched kernel, boot it (PRESET=big) and show it working
+run: build
+	@$(S)/vm.sh -f $(FLAVOUR) -p $(PRESET) -a "$(APPEND)" -- $(CURDIR)/scripts/demo.sh
+
+## make shell    interactive shell in the guest (exit to power off)
+shell: build
+	@$(S)/vm.sh -f $(FLAVOUR) -p $(PRESET) -a "$(APPEND)" -i
+
+## make check    build if needed, boot, run every test; "N passed, N failed"
+check:
+	@$(S)/check.sh $(FLAVOUR)
+
+check-baseline:
+	@$(S)/check.sh baseline
+
+## make check-series  git am + quilt --fuzz=0, checkpatch --strict, bisectable
+check-series: deps
+	@$(S)/check-series.sh
+
+## make bench    baseline vs patched, booted alternately; bench/results/
+bench: deps
+	@$(S)/bench.sh
+
+## make export   kernel tree commits (pristine..wq61) -> patches/
+export:
+	@$(S)/export-series.sh
+
+## make import   patches/ -> kernel tree branch wq61 (git am)
+import: prepare
+	@$(S)/import-series.sh
+
+clean-runs:
+	rm -rf $${WQ61_CACHE:-$$HOME/.cache/wq61}/runs

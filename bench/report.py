@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Summarise bench rows (benchmark,unit,flavour,boot,run,value) into
+results.md (table), summary.json and a PNG plot per unit (gnuplot).
+
+Per flavour: the median of all runs, and the median of each boot. The
+ratio is patched/baseline of the medians; its spread is the range of the
+ratios of boot pairs (boot 2k baseline vs 2k+1 patched), which shows how
+noisy the shared machine was.
+"""
+import csv
+import json
+import os
+import statistics as st
+import subprocess
+import sys
+
+
+def main(raw, outdir, note):
+    rows = list(csv.reader(open(raw)))
+    data = {}
+    for bench, unit, flavour, boot, run, value in rows:
+        d = data.setdefault(bench, {'unit': unit, 'baseline': {}, 'patched': {}})
+        d[flavour].setdefault(int(boot), []).append(float(value))
+    os.makedirs(outdir, exist_ok=True)
+    summary = {}
+    md = ['# Benchmark results', '', f'{note}.', '',
+          '| benchmark | unit | baseline median | patched median | patched/baseline | pair ratios (min..max) | runs |',
+          '|---|---|---:|---:|---:|---|---:|']
+    for bench, d in sorted(data.items()):
+        b_all = [v for vs in d['baseline'].values() for v in vs]
+        p_all = [v for vs in d['patched'].values() for v in vs]
+        if not b_all or not p_all:
+            continue
+        bm, pm = st.median(b_all), st.median(p_all)
+        pair = []
+        for boot, vs in d['baseline'].items():
+            if boot + 1 in d['patched']:
+                pair.append(st.median(d['patched'][boot + 1]) / st.median(vs))
+        s = {'unit': d['unit'], 'baseline_median': bm, 'patched_median': pm,
+             'ratio': pm / bm if bm else None,
+             'pair_ratios': pair,
+             'baseline_boot_medians': {k: st.median(v) for k, v in d['baseline'].items()},
+             'patched_boot_medians': {k: st.median(v) for k, v in d['patched'].items()},
+             'runs': [len(b_all), len(p_all)]}
+        summary[bench] = s
+        spread = f'{min(pair):.3f}..{max(pair):.3f}' if pair else '-'
+        md.append(f'| {bench} | {d["unit"]} | {bm:.1f} | {pm:.1f} | '
+                  f'{s["ratio"]:.3f} | {spread} | {len(b_all)}+{len(p_all)} |')
+    md += ['', 'Ratios above 1 mean the patched kernel takes longer (for costs) '
+           'or does more (for throughput); see the unit.', '']
+    with open(os.path.join(outdir, 'summary.json'), 'w') as f:
+        json.dump(summary, f, indent=2)
+    with open(os.path.join(outdir, 'raw.csv'), 'w') as f:
+        f.write('benchmark,unit,flavour,boot,run,value\n')
+        f.writelines(','.join(r) + '\n' for r in rows)
+    # One plot per unit: baseline vs patched medians, bars show boot range.
+    units = sorted({s['unit'] for s in summary.values()})
+    for i, unit in enumerate(units):
+        benches = [b for b, s in summary.items() if s['unit'] == unit]
+        dat = os.path.join(outdir, f'plot{i}.dat')
+        with open(dat, 'w') as f:
+            for b in benches:
+                s = summary[b]
+                bb = list(s['baseline_boot_medians'].values())
+                pb = list(s['patched_boot_medians'].values())
+                f.write(f'"{b}" {s["baseline_median"]} {min(bb)} {max(bb)} '
+                        f'{s["patched_median"]} {min(pb)} {max(pb)}\n')
+        png = f'plot-{unit.replace("/", "_per_")}.png'
+        gp = f'''set terminal pngcairo size 900,500
+set output "{os.path.join(outdir, png)}"
+set title "baseline vs patched ({unit}; bars: range of per-boot medians)" noenhanced
+set style data histogram
+set style histogram errorbars gap 2 lw 1
+set style fill solid 0.6 border -1
+set ylabel "{unit}" noenhanced
+set yrange [0:*]
+set xtics noenhanced
+plot "{dat}" using 2:3:4:xtic(1) title "baseline (6.1)", "" using 5:6:7 title "patched (wq61)"
+'''
+        r = subprocess.run(['gnuplot'], input=gp, text=True, capture_output=True)
+        if r.returncode == 0:
+            md.append(f'![{unit}]({png})')
+        else:
+            print('gnuplot failed:', r.stderr, file=sys.stderr)
+        os.unlink(dat)
+    with open(os.path.join(outdir, 'results.md'), 'w') as f:
+        f.write('\n'.join(md) + '\n')
+    print('\n'.join(md))
+
+
+if __name__ == '__main__':
+    main(*sys.argv[1:4])

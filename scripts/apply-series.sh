@@ -1,0 +1,48 @@
+#!/bin/bash
+# Apply patches/series with "git am" onto branch wq61 of the kernel tree.
+# The series is applied in a scratch worktree first; the build worktree is
+# then moved to the result with "git reset --hard", which rewrites only the
+# files whose content changed, so make rebuilds only what the change touches.
+. "$(dirname "$0")/common.sh"
+"$WQ61_TOP/scripts/prepare-tree.sh"
+
+PATCHES=$WQ61_TOP/patches
+stamp=$WQ61_CACHE/series.applied
+want=$( (cat "$PATCHES/series" 2>/dev/null; grep -v '^\s*#' "$PATCHES/series" 2>/dev/null |
+	 awk 'NF{print $1}' | (cd "$PATCHES" && xargs -r cat)) | sha1sum | cut -d' ' -f1)
+head=$(git -C "$WQ61_SRC_patched" rev-parse HEAD)
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want $head" ]; then
+	log "series unchanged, nothing to apply"
+	exit 0
+fi
+
+scratch=$WQ61_CACHE/am-scratch
+git -C "$WQ61_GIT" worktree remove --force "$scratch" 2>/dev/null || rm -rf "$scratch"
+git -C "$WQ61_GIT" worktree prune
+git -C "$WQ61_GIT" worktree add -q --detach "$scratch" pristine
+n=0
+while read -r p _; do
+	case "$p" in ''|\#*) continue;; esac
+	[ -f "$PATCHES/$p" ] || die "patches/series lists $p, which does not exist"
+	if ! git -C "$scratch" am -q --whitespace=nowarn "$PATCHES/$p" >/dev/null 2>"$WQ61_CACHE/am.err"; then
+		cat "$WQ61_CACHE/am.err" >&2
+		git -C "$scratch" am --abort >/dev/null 2>&1 || true
+		die "patch does not apply: $p"
+	fi
+	n=$((n + 1))
+done < <(cat "$PATCHES/series" 2>/dev/null || true)
+new=$(git -C "$scratch" rev-parse HEAD)
+git -C "$WQ61_GIT" worktree remove --force "$scratch"
+if [ -n "$(git -C "$WQ61_SRC_patched" status --porcelain --untracked-files=no)" ]; then
+	die "uncommitted changes in $WQ61_SRC_patched; commit and 'make export' them, or discard them"
+fi
+# Commits made on wq61 since the last apply/export are not in patches/
+# yet: refuse to throw them away.
+cur=$(git -C "$WQ61_SRC_patched" rev-parse HEAD)
+if [ -f "$stamp" ] && [ "$cur" != "$(cut -d' ' -f2 "$stamp")" ] &&
+   [ "$cur" != "$(git -C "$WQ61_GIT" rev-parse pristine)" ] && [ -z "${WQ61_FORCE_IMPORT:-}" ]; then
+	die "branch wq61 has commits not exported to patches/ ('make export' first, or WQ61_FORCE_IMPORT=1 to drop them)"
+fi
+git -C "$WQ61_SRC_patched" reset -q --hard "$new"
+echo "$want $new" > "$stamp"
+log "applied $n patch(es) with git am; wq61 is at $(git -C "$WQ61_SRC_patched" log -1 --format='%h %s')"

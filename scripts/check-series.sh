@@ -1,0 +1,85 @@
+#!/bin/bash
+# make check-series: the series applies with git am and with quilt
+# (--fuzz=0), every patch passes checkpatch.pl --strict, and every prefix
+# of the series compiles the objects the series touches (bisectability).
+. "$(dirname "$0")/common.sh"
+"$WQ61_TOP/scripts/prepare-tree.sh"
+P=$WQ61_TOP/patches
+mapfile -t series < <(grep -v '^\s*#' "$P/series" 2>/dev/null | awk 'NF{print $1}')
+fails=0 passes=0
+ok() { passes=$((passes + 1)); echo "ok   $*"; }
+ko() { fails=$((fails + 1)); echo "FAIL $*"; }
+[ ${#series[@]} -gt 0 ] || log "patches/series is empty"
+
+scratch=$WQ61_CACHE/check-series
+git -C "$WQ61_GIT" worktree remove --force "$scratch" 2>/dev/null || rm -rf "$scratch"
+git -C "$WQ61_GIT" worktree prune
+git -C "$WQ61_GIT" worktree add -q --detach "$scratch" pristine
+trap 'git -C "$WQ61_GIT" worktree remove --force "$scratch" 2>/dev/null' EXIT
+
+# 1. git am
+am_ok=1
+for p in "${series[@]}"; do
+	if ! git -C "$scratch" am -q "$P/$p" >/dev/null 2>&1; then
+		git -C "$scratch" am --abort >/dev/null 2>&1; am_ok=0; ko "git am: $p"; break
+	fi
+done
+[ $am_ok = 1 ] && ok "git am: ${#series[@]} patches"
+am_head=$(git -C "$scratch" rev-parse HEAD)
+
+# 2. quilt, on a fresh pristine checkout; the result must equal git am's.
+git -C "$scratch" checkout -q --detach pristine
+if (cd "$scratch" && QUILT_PATCHES=$P QUILT_SERIES=series quilt push -a -q --fuzz=0 >/dev/null 2>"$scratch/.quilt.err") ||
+   [ ${#series[@]} -eq 0 ]; then
+	if [ $am_ok = 1 ] && ! git -C "$scratch" diff --quiet "$am_head" -- . ':!.pc' ':!patches'; then
+		ko "quilt push -a --fuzz=0: result differs from git am"
+	else
+		ok "quilt push -a --fuzz=0"
+	fi
+else
+	ko "quilt push -a --fuzz=0: $(tail -2 "$scratch/.quilt.err" | tr '\n' ' ')"
+fi
+rm -rf "$scratch/.pc"
+
+# 3. checkpatch --strict
+for p in "${series[@]}"; do
+	if out=$(perl "$WQ61_SRC_baseline/scripts/checkpatch.pl" --strict -q --no-summary \
+			--root="$WQ61_SRC_baseline" "$P/$p" 2>&1); then
+		ok "checkpatch --strict: $p"
+	else
+		ko "checkpatch --strict: $p"; echo "$out" | sed 's/^/    /' | head -40
+	fi
+done
+
+# 4. every prefix compiles what the series touches, plus python syntax.
+out=$WQ61_OUT_patched
+if [ $am_ok = 1 ] && [ ${#series[@]} -gt 0 ]; then
+	[ -f "$out/.config" ] || "$WQ61_TOP/scripts/build.sh" patched
+	mapfile -t objs < <(cat "${series[@]/#/$P/}" | sed -n 's|^+++ b/\(.*\)\.c$|\1.o|p' | sort -u)
+	src=$WQ61_SRC_patched
+	[ -z "$(git -C "$src" status --porcelain --untracked-files=no)" ] || die "uncommitted changes in $src"
+	back=$(git -C "$src" rev-parse HEAD)
+	trap 'git -C "$src" checkout -q "${back_ref:-wq61}"; git -C "$WQ61_GIT" worktree remove --force "$scratch" 2>/dev/null' EXIT
+	back_ref=$(git -C "$src" symbolic-ref -q --short HEAD || echo "$back")
+	mapfile -t commits < <(git -C "$scratch" rev-list --reverse pristine.."$am_head")
+	i=0
+	for c in "${commits[@]}"; do
+		i=$((i + 1))
+		git -C "$src" checkout -q --detach "$c"
+		subj=$(git -C "$src" log -1 --format=%s "$c")
+		if [ ${#objs[@]} -gt 0 ] && ! make -s -C "$src" O="$out" CC="ccache gcc" \
+			LOCALVERSION=-wq61-patched -j"$WQ61_JOBS" "${objs[@]}" > "$WQ61_CACHE/bisect.log" 2>&1; then
+			ko "builds at $i/${#commits[@]}: $subj"; tail -15 "$WQ61_CACHE/bisect.log" | sed 's/^/    /'
+		elif grep -q 'warning:' "$WQ61_CACHE/bisect.log"; then
+			ko "builds without warnings at $i/${#commits[@]}: $subj"; grep -m5 'warning:' "$WQ61_CACHE/bisect.log" | sed 's/^/    /'
+		else
+			ok "builds at $i/${#commits[@]} (${objs[*]:-nothing to compile}): $subj"
+		fi
+		for py in $(git -C "$src" diff-tree --no-commit-id --name-only -r "$c" | grep '\.py$'); do
+			[ -f "$src/$py" ] || continue
+			python3 -m py_compile "$src/$py" && ok "python syntax at $i: $py" || ko "python syntax at $i: $py"
+		done
+	done
+fi
+echo "$passes passed, $fails failed"
+[ $fails -eq 0 ]

@@ -1,0 +1,77 @@
+#!/bin/bash
+# make check: build (if needed), boot, run every test, print one summary
+# line "N passed, N failed, N skipped"; exit non-zero on any failure.
+#   scripts/check.sh [baseline|patched]
+. "$(dirname "$0")/common.sh"
+flavour=${1:-patched}
+check_flavour "$flavour"
+
+"$WQ61_TOP/scripts/deps.sh"
+"$WQ61_TOP/scripts/build.sh" "$flavour"
+"$WQ61_TOP/scripts/build-modules.sh" "$flavour"
+
+res=$WQ61_CACHE/check-$flavour
+rm -rf "$res"; mkdir -p "$res"
+results=$res/results.txt
+: > "$results"
+record() { echo "$1 $2${3:+ $3}" >> "$results"; }
+
+# boot NAME PRESET VM-ARGS... -- CMD: one guest run, retried once if the
+# guest was lost before running anything (TCG boots occasionally stall).
+boot() {
+	local name=$1 preset=$2; shift 2
+	local dir=$res/$name try rc
+	for try in 1 2; do
+		rm -rf "$dir"; mkdir -p "$dir"
+		rc=0
+		"$WQ61_TOP/scripts/vm.sh" -q -f "$flavour" -p "$preset" -r "$dir" "$@" || rc=$?
+		if [ $rc -eq 124 ] && ! grep -q 'wq61-guest: up' "$dir/console.log" 2>/dev/null && [ $try = 1 ]; then
+			log "$name: guest lost during boot; retrying once"
+			continue
+		fi
+		break
+	done
+	return $rc
+}
+
+# collect NAME RC: per-test results of a guest run that ran tests/run-in-guest.sh
+collect() {
+	local name=$1 rc=$2 dir=$res/$1
+	case $rc in
+	0) record PASS "$name/kernel-log-clean";;
+	125) record FAIL "$name/kernel-log-clean" "(splat: $dir/scan.txt)";;
+	124) record FAIL "$name/guest" "(lost: $dir/console.log)";;
+	*) record FAIL "$name/guest" "(runner exited $rc)";;
+	esac
+	"$WQ61_TOP/scripts/results.py" tap "$dir/output" "$name" >> "$results"
+	"$WQ61_TOP/scripts/results.py" kunit "$dir/dmesg" "$name/kunit" >> "$results"
+	sed -n 's/^\(not ok\|ok\) .*/  &/p' "$dir/output" 2>/dev/null >&2 || true
+}
+
+for preset in big small; do
+	# The full suite on big; boot, topology and work items on the others.
+	pattern='*'; [ $preset = big ] || pattern='0[0-2]-*'
+	log "$flavour/$preset: booting and running tests/guest/$pattern"
+	rc=0; boot "$preset" "$preset" -- "$WQ61_TOP/tests/run-in-guest.sh" "'$pattern'" || rc=$?
+	collect "$preset" $rc
+done
+
+# Host-side tests: each gets the flavour and the results dir; exit 0/1/4.
+for t in "$WQ61_TOP"/tests/host/*.sh; do
+	[ -x "$t" ] || continue
+	name=host/$(basename "$t" .sh)
+	log "$name"
+	rc=0; WQ61_FLAVOUR=$flavour WQ61_RESDIR=$res "$t" > "$res/$(basename "$t").log" 2>&1 || rc=$?
+	sed 's/^/    /' "$res/$(basename "$t").log" >&2
+	case $rc in 0) record PASS "$name";; 4) record SKIP "$name";; *) record FAIL "$name";; esac
+done
+
+pass=$(grep -c '^PASS' "$results" || true)
+fail=$(grep -c '^FAIL' "$results" || true)
+skip=$(grep -c '^SKIP' "$results" || true)
+if [ "$fail" -gt 0 ]; then
+	echo "Failed:"; grep '^FAIL' "$results" | sed 's/^FAIL /  /'
+fi
+echo "results: $results ($(( $(date +%s) - T0 ))s)"
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,37 @@
+# Common settings for every wq61 script; source it, do not run it.
+# Everything heavy lives outside the checkout, under $WQ61_CACHE.
+set -euo pipefail
+
+WQ61_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+WQ61_CACHE=${WQ61_CACHE:-$HOME/.cache/wq61}
+WQ61_TARBALL=${WQ61_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+WQ61_JOBS=${WQ61_JOBS:-$(( $(nproc) + 1 ))}
+
+# One git repository holds the pristine tree (tag "pristine") and the
+# patched branch "wq61"; each flavour has its own worktree and O= dir so
+# that baseline and patched can be built and kept side by side.
+WQ61_GIT=$WQ61_CACHE/git
+WQ61_SRC_baseline=$WQ61_CACHE/src-baseline
+WQ61_SRC_patched=$WQ61_CACHE/src-patched
+WQ61_OUT_baseline=$WQ61_CACHE/build-baseline
+WQ61_OUT_patched=$WQ61_CACHE/build-patched
+WQ61_RUNS=$WQ61_CACHE/runs
+
+export CCACHE_DIR=${CCACHE_DIR:-$WQ61_CACHE/ccache}
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+# Kernel objects embed no per-build timestamps except init/version.c;
+# fixing these keeps ccache hits across rebuilds of the same source.
+export KBUILD_BUILD_USER=wq61 KBUILD_BUILD_HOST=localhost
+export KBUILD_BUILD_TIMESTAMP=${KBUILD_BUILD_TIMESTAMP:-2023-01-01}
+
+src_of() { local v="WQ61_SRC_$1"; echo "${!v}"; }
+out_of() { local v="WQ61_OUT_$1"; echo "${!v}"; }
+
+check_flavour() {
+	case "$1" in baseline|patched) ;; *) die "unknown flavour '$1' (baseline|patched)";; esac
+}
+
+T0=${T0:-$(date +%s)}
+export T0
+log() { printf '[wq61 %4ds] %s\n' $(( $(date +%s) - T0 )) "$*" >&2; }
+die() { printf '[wq61] error: %s\n' "$*" >&2; exit 1; }

@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""Parse test results: TAP from tests/run-in-guest.sh and KTAP (KUnit) from
+a kernel log.
+
+  results.py tap FILE PREFIX     print "PASS|FAIL|SKIP PREFIX/name" per test
+  results.py kunit DMESG PREFIX  the same for every KUnit test case
+
+Leaf test cases are counted, not suites. A KUnit suite that starts but
+never reports a result (crash mid-suite) is reported as a failure.
+"""
+import re
+import sys
+
+TS = re.compile(r'^\[\s*\d+\.\d+\]\s?')
+RESULT = re.compile(r'^(\s*)(not ok|ok) (\d+)(?: -)? ?([^#]*?)\s*(#.*)?$')
+SUBTEST = re.compile(r'^(\s*)# Subtest: (.*)$')
+
+
+def verdict(ok, directive):
+    d = (directive or '').upper()
+    if 'SKIP' in d:
+        return 'SKIP'
+    return 'PASS' if ok == 'ok' else 'FAIL'
+
+
+def tap(path, prefix):
+    out = []
+    with open(path, errors='replace') as f:
+        for line in f:
+            m = RESULT.match(line.rstrip('\n'))
+            if m and not m.group(1):
+                out.append((verdict(m.group(2), m.group(5)), f'{prefix}/{m.group(4)}',
+                            m.group(5) or ''))
+    return out
+
+
+def kunit(path, prefix):
+    out = []
+    stack = []  # (indent, name) of open subtests
+    with open(path, errors='replace') as f:
+        for raw in f:
+            line = TS.sub('', raw.rstrip('\n'))
+            m = SUBTEST.match(line)
+            if m:
+                stack.append((len(m.group(1)), m.group(2).strip()))
+                continue
+            m = RESULT.match(line)
+            if not m:
+                continue
+            indent = len(m.group(1))
+            if stack and stack[-1][0] == indent + 4:
+                stack.pop()  # a suite's (or parameterised test's) own line
+                continue
+            if not stack:
+                continue  # not inside KTAP output
+            path_names = [n for _, n in stack]
+            out.append((verdict(m.group(2), m.group(5)),
+                        f'{prefix}/' + '.'.join(path_names + [m.group(4)]),
+                        m.group(5) or ''))
+    for _, name in stack:
+        out.append(('FAIL', f'{prefix}/{name}', '# suite never finished'))
+    return out
+
+
+def main():
+    kind, path, prefix = sys.argv[1:4]
+    try:
+        rows = tap(path, prefix) if kind == 'tap' else kunit(path, prefix)
+    except FileNotFoundError:
+        rows = []
+    for v, name, why in rows:
+        print(f'{v} {name} {why}'.rstrip())
+
+
+if __name__ == '__main__':
+    main()

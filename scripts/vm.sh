@@ -1,0 +1,101 @@
+#!/bin/bash
+# Boot a built kernel in QEMU and run a command in it.
+#
+#   scripts/vm.sh [options] -- COMMAND...
+#     -f, --flavour F     patched (default) or baseline
+#     -p, --preset P      topology preset from tests/topology/P.conf (default big)
+#     -a, --append ARGS   extra kernel command-line arguments
+#     -t, --timeout S     kill the guest after S seconds (default 900)
+#     -e, --env K=V       export K=V in the guest (repeatable)
+#     -r, --run-dir DIR   where console log, output, dmesg and rc go
+#     -i, --interactive   a shell on the console instead of COMMAND
+#     -q, --quiet         do not echo the console
+#
+# The host root is shared read-only over 9p; the run directory is mounted
+# read-write at /mnt/results ($WQ61_RESULTS) in the guest. Exit status:
+# COMMAND's own, or 124 if the guest was lost (timeout, no exit status),
+# or 125 if the kernel log shows an unexpected splat (BUG, WARNING, lockdep,
+# stalls ...; tests list deliberate ones in $WQ61_RESULTS/expected-messages).
+. "$(dirname "$0")/common.sh"
+
+flavour=patched preset=${WQ61_PRESET:-big} append="" timeout=900 interactive=0 quiet=0
+rundir="" envs=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-f|--flavour) flavour=$2; shift 2;;
+	-p|--preset) preset=$2; shift 2;;
+	-a|--append) append="$append $2"; shift 2;;
+	-t|--timeout) timeout=$2; shift 2;;
+	-e|--env) envs+=("$2"); shift 2;;
+	-r|--run-dir) rundir=$2; shift 2;;
+	-i|--interactive) interactive=1; shift;;
+	-q|--quiet) quiet=1; shift;;
+	--) shift; break;;
+	*) break;;
+	esac
+done
+check_flavour "$flavour"
+out=$(out_of "$flavour")
+kernel=$out/arch/x86/boot/bzImage
+[ -f "$kernel" ] || die "no $flavour kernel at $kernel: run scripts/build.sh $flavour"
+conf=$WQ61_TOP/tests/topology/$preset.conf
+[ -f "$conf" ] || die "unknown preset '$preset' (have: $(cd "$WQ61_TOP/tests/topology" && ls *.conf | sed 's/\.conf//' | xargs))"
+. "$conf"
+[ $interactive -eq 1 ] || [ $# -gt 0 ] || die "no command given"
+
+if [ -z "$rundir" ]; then
+	mkdir -p "$WQ61_RUNS"
+	rundir=$(mktemp -d "$WQ61_RUNS/$(date +%Y%m%d-%H%M%S)-$flavour-XXXX")
+fi
+mkdir -p "$rundir"
+rm -f "$rundir"/{rc,output,dmesg,console.log,cmd,env,interactive}
+printf '%s\n' "$*" > "$rundir/cmd"
+{
+	echo "export WQ61_TOP='$WQ61_TOP' WQ61_FLAVOUR='$flavour' WQ61_PRESET='$preset'"
+	echo "export WQ61_BUILD='$out' WQ61_VMLINUX='$out/vmlinux'"
+	echo "export WQ61_MODULES='$WQ61_CACHE/modules-$flavour'"
+	for v in NR_CPUS SMT0 LLC0 NODE0 NODES; do
+		n=EXPECT_$v; echo "export EXPECT_$v='${!n}'"
+	done
+	for e in "${envs[@]}"; do printf 'export %q\n' "$e"; done
+} > "$rundir/env"
+[ $interactive -eq 1 ] && touch "$rundir/interactive"
+
+accel=tcg
+if [ "${WQ61_KVM:-0}" = 1 ]; then accel=kvm; fi
+cmdline="console=ttyS0,115200 panic=-1 rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose ro init=$WQ61_TOP/scripts/guest-init.sh $append"
+qemu=(qemu-system-x86_64 -machine q35,accel=$accel -cpu "$QEMU_CPU" -smp "$QEMU_SMP"
+      -m "$QEMU_MEM" "${QEMU_NUMA[@]}" -kernel "$kernel" -append "$cmdline"
+      -display none -no-reboot -vga none -nic none
+      -fsdev local,id=root,path=/,readonly=on,security_model=none,multidevs=remap
+      -device virtio-9p-pci,fsdev=root,mount_tag=/dev/root
+      -fsdev local,id=res,path="$rundir",security_model=none
+      -device virtio-9p-pci,fsdev=res,mount_tag=results)
+
+log "booting $flavour kernel, preset $preset ($accel), run dir $rundir"
+if [ $interactive -eq 1 ]; then
+	"${qemu[@]}" -serial mon:stdio | tee "$rundir/console.log"
+else
+	if [ $quiet -eq 1 ]; then
+		timeout --foreground -k 10 "$timeout" "${qemu[@]}" -serial file:"$rundir/console.log" </dev/null
+	else
+		timeout --foreground -k 10 "$timeout" "${qemu[@]}" -serial stdio </dev/null | tee "$rundir/console.log"
+	fi
+	qrc=${PIPESTATUS[0]}
+	if [ ! -f "$rundir/rc" ]; then
+		[ "$qrc" = 124 ] && why="timed out after ${timeout}s" || why="qemu exited $qrc"
+		log "GUEST LOST ($why) before the command finished; console: $rundir/console.log"
+		tail -5 "$rundir/console.log" 2>/dev/null | sed 's/^/    /' >&2
+		"$WQ61_TOP/scripts/scan-log.py" --expected "$rundir/expected-messages" "$rundir/console.log" >&2 || true
+		exit 124
+	fi
+fi
+rc=$(cat "$rundir/rc" 2>/dev/null || echo 124)
+if ! "$WQ61_TOP/scripts/scan-log.py" --expected "$rundir/expected-messages" \
+		"$rundir/dmesg" "$rundir/console.log" > "$rundir/scan.txt"; then
+	cat "$rundir/scan.txt" >&2
+	log "kernel log has unexpected splats: failing the run"
+	exit 125
+fi
+log "guest command exited $rc ($(( $(date +%s) - T0 ))s)"
+exit "$rc"

@@ -1,0 +1,27 @@
+#!/bin/bash
+# In-guest test runner (kselftest conventions): runs tests/guest/NN-*.{sh,py}
+# matching the optional glob $1, each with a timeout, and prints TAP.
+# Exit status of a test: 0 pass, 4 skip, anything else fail.
+top=$(cd "$(dirname "$0")/.." && pwd)
+pattern=${1:-*}
+tests=()
+for t in "$top"/tests/guest/$pattern; do
+	[ -x "$t" ] && tests+=("$t")
+done
+echo "TAP version 13"
+echo "1..${#tests[@]}"
+i=0
+for t in "${tests[@]}"; do
+	i=$((i + 1))
+	name=$(basename "$t"); name=${name%.*}
+	echo "# ---- $name"
+	timeout -k 5 "${WQ61_TEST_TIMEOUT:-300}" "$t" 2>&1 | sed 's/^/# /'
+	rc=${PIPESTATUS[0]}
+	case $rc in
+	0) echo "ok $i $name";;
+	4) echo "ok $i $name # SKIP";;
+	124) echo "not ok $i $name # TIMEOUT";;
+	*) echo "not ok $i $name # exit $rc";;
+	esac
+done
+exit 0
