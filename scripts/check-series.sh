@@ -5,7 +5,7 @@
 . "$(dirname "$0")/common.sh"
 "$WQ61_TOP/scripts/prepare-tree.sh"
 P=$WQ61_TOP/patches
-mapfile -t series < <(grep -v '^\s*#' "$P/series" 2>/dev/null | awk 'NF{print $1}')
+mapfile -t series < <(series_list)
 fails=0 passes=0
 ok() { passes=$((passes + 1)); echo "ok   $*"; }
 ko() { fails=$((fails + 1)); echo "FAIL $*"; }

@@ -35,3 +35,15 @@ T0=${T0:-$(date +%s)}
 export T0
 log() { printf '[wq61 %4ds] %s\n' $(( $(date +%s) - T0 )) "$*" >&2; }
 die() { printf '[wq61] error: %s\n' "$*" >&2; exit 1; }
+
+# The patch file names listed in patches/series, in order.
+series_list() {
+	[ -f "$WQ61_TOP/patches/series" ] || return 0
+	awk '!/^[[:space:]]*#/ && NF {print $1}' "$WQ61_TOP/patches/series"
+}
+# A hash of patches/series and every patch it lists: "has the series changed?"
+series_hash() {
+	{ cat "$WQ61_TOP/patches/series" 2>/dev/null
+	  series_list | while read -r p; do cat "$WQ61_TOP/patches/$p" 2>/dev/null; done
+	} | sha1sum | cut -d' ' -f1
+}

@@ -16,6 +16,6 @@ git -C "$src" -c core.abbrev=12 -c diff.noprefix=false format-patch -q \
 ( echo "# The wq61 series, in order; applied with git am onto Debian's 6.1."
   cd "$P" && ls *.patch 2>/dev/null ) > "$P/series"
 # The tree now matches patches/: record it so apply-series.sh knows.
-want=$( (cat "$P/series"; grep -v '^\s*#' "$P/series" | awk 'NF{print $1}' | (cd "$P" && xargs -r cat)) | sha1sum | cut -d' ' -f1)
+want=$(series_hash)
 echo "$want $(git -C "$src" rev-parse HEAD)" > "$WQ61_CACHE/series.applied"
-log "exported $(grep -vc '^#' "$P/series") patch(es) to patches/"
+log "exported $(series_list | wc -l) patch(es) to patches/"

@@ -30,6 +30,7 @@ fi
 echo "$rc" > /mnt/results/rc
 dmesg > /mnt/results/dmesg
 echo "wq61-guest: command exited $rc; powering off"
+cd /
 sync
 umount /mnt/results
 echo o > /proc/sysrq-trigger

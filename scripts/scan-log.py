@@ -15,7 +15,9 @@ SPLATS = [
     r'\bBUG:', r'\bWARNING:', r'\bOops\b', r'Kernel panic',
     r'general protection fault', r'Unable to handle kernel',
     r'possible circular locking', r'possible recursive locking',
-    r'inconsistent lock state', r'lockdep', r'INFO: possible',
+    r'inconsistent lock state', r'INFO: possible', r'DEBUG_LOCKS_WARN_ON',
+    r'INFO: trying to register non-static key',
+    r'turning off the locking correctness validator',
     r'KASAN:', r'UBSAN:', r'KCSAN:', r'soft lockup', r'hard LOCKUP',
     r'INFO: task .* blocked for more than', r'detected stalls? on CPU',
     r'rcu_.*self-detected stall', r'workqueue lockup',
@@ -55,13 +57,15 @@ def main(argv):
                 lines = f.read().splitlines()
         except FileNotFoundError:
             continue
+        last = -100
         for i, line in enumerate(lines):
             if not SPLAT_RE.search(line) or BENIGN_RE.search(line):
                 continue
             if any(e.search(line) for e in expected):
                 continue
             bad += 1
-            if bad <= 5:
+            near, last = i - last < 8, i
+            if bad <= 5 and not near:  # one excerpt per splat, not per line
                 print(f'--- unexpected splat in {path}:{i + 1}')
                 for l in lines[max(0, i - 2):i + 12]:
                     print('    ' + l)

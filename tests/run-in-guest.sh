@@ -6,6 +6,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 pattern=${1:-*}
 tests=()
 for t in "$top"/tests/guest/$pattern; do
+	case "$(basename "$t")" in [0-9][0-9]-*) ;; *) continue;; esac
 	[ -x "$t" ] && tests+=("$t")
 done
 echo "TAP version 13"
