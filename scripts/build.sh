@@ -15,7 +15,11 @@ mkdir -p "$out"
 # The flavour is part of the release string, so a guest knows what it runs.
 KMAKE=(make -s -C "$src" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" LOCALVERSION=-wq61-$flavour)
 
-frags=("$WQ61_TOP"/config/*.config)
+# config/*.config for both flavours, config/FLAVOUR/*.config (symbols that
+# only the series adds) for one.
+shopt -s nullglob
+frags=("$WQ61_TOP"/config/*.config "$WQ61_TOP/config/$flavour"/*.config)
+shopt -u nullglob
 fhash=$(cat "${frags[@]}" | sha1sum | cut -d' ' -f1)
 if [ ! -f "$out/.config" ] || [ "$(cat "$out/.wq61-config" 2>/dev/null)" != "$fhash" ]; then
 	log "$flavour: configuring (tinyconfig + ${frags[*]##*/})"

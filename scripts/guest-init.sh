@@ -17,6 +17,10 @@ mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 results /mnt/results
 export WQ61_RESULTS=/mnt/results
 [ -f /mnt/results/env ] && . /mnt/results/env
 
+# drgn and tools/workqueue/*.py find vmlinux where a distro kernel has it.
+mount -t tmpfs tmpfs /lib/modules
+mkdir -p "/lib/modules/$(uname -r)" && ln -s "$WQ61_BUILD" "/lib/modules/$(uname -r)/build"
+
 echo "wq61-guest: up in $(cut -d' ' -f1 /proc/uptime)s, $(uname -r), $(nproc) CPUs"
 cd /mnt/results
 if [ -f /mnt/results/interactive ]; then

@@ -53,7 +53,7 @@ printf '%s\n' "$*" > "$rundir/cmd"
 {
 	echo "export WQ61_TOP='$WQ61_TOP' WQ61_FLAVOUR='$flavour' WQ61_PRESET='$preset'"
 	echo "export WQ61_BUILD='$out' WQ61_VMLINUX='$out/vmlinux'"
-	echo "export WQ61_MODULES='$WQ61_CACHE/modules-$flavour'"
+	echo "export WQ61_MODULES='$WQ61_CACHE/modules-$flavour' WQ61_SRC='$(src_of "$flavour")'"
 	for v in NR_CPUS SMT0 LLC0 NODE0 NODES; do
 		n=EXPECT_$v; echo "export EXPECT_$v='${!n}'"
 	done

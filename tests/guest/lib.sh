@@ -7,3 +7,32 @@ note() { echo "$*"; }
 # log scan does not count it as a splat (one extended regex per call).
 expect_message() { echo "$1" >> "$WQ61_RESULTS/expected-messages"; }
 mod() { echo "$WQ61_MODULES/$1.ko"; }
+
+# Feature presence: on the baseline flavour a missing feature is a skip,
+# on the patched flavour it is a failure.
+THRESH=/sys/module/workqueue/parameters/cpu_intensive_thresh_us
+need_feature() { # path what
+	[ -e "$1" ] && return 0
+	[ "$WQ61_FLAVOUR" = baseline ] && skip "$2: not in the baseline kernel"
+	fail "$2 missing ($1)"
+}
+
+# wq61_hog module: load once, run a command, print its result line.
+hog_load() {
+	[ -d /sys/kernel/debug/wq61_hog ] || insmod "$(mod wq61_hog)" || fail "cannot load wq61_hog"
+}
+hog() { echo "$*" > /sys/kernel/debug/wq61_hog/ctl || fail "hog '$*' failed"; cat /sys/kernel/debug/wq61_hog/ctl; }
+# field NAME "k=v k=v": print v of NAME
+field() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+
+# wq_monitor.py's JSON for exactly one workqueue, then KEY of it.
+wq_monitor() { drgn -q -k -s "$WQ61_VMLINUX" "$WQ61_SRC/tools/workqueue/wq_monitor.py" "$@"; }
+wq_stat() { # WQ KEY
+	wq_monitor -j -i 0 "^$1\$" | python3 -c '
+import json, sys
+rows = [json.loads(l) for l in sys.stdin if l.strip()]
+rows = [r for r in rows if r["name"] == sys.argv[1]]
+if len(rows) != 1:
+    sys.exit("wq_monitor: %d rows for %s" % (len(rows), sys.argv[1]))
+print(rows[0][sys.argv[2]])' "$1" "$2"
+}

@@ -1,0 +1,22 @@
+#!/bin/bash
+# The starvation measurement of tests/guest/10-cpu-intensive.sh, on the
+# unpatched 6.1 kernel: there the short item must wait for the 300 ms
+# spinner. This proves the test's measurement can fail.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+dir=$WQ61_RESDIR/baseline-starvation
+rc=0
+"$top/scripts/vm.sh" -q -f baseline -p small -r "$dir" -- '
+	insmod $WQ61_MODULES/wq61_hog.ko || exit 1
+	for i in 1 2 3; do
+		echo "starve 3 300" > /sys/kernel/debug/wq61_hog/ctl || exit 1
+		cat /sys/kernel/debug/wq61_hog/ctl
+	done' || rc=$?
+cat "$dir/output" 2>/dev/null
+[ $rc -eq 0 ] || { echo "baseline guest run failed ($rc)"; exit 1; }
+n=0
+for w in $(sed -n 's/^wait_us=\([0-9]*\) .*/\1/p' "$dir/output"); do
+	n=$((n + 1))
+	[ "$w" -ge 250000 ] || { echo "FAIL: baseline short item waited only ${w}us"; exit 1; }
+done
+[ $n = 3 ] || { echo "FAIL: $n results"; exit 1; }
+echo "baseline 6.1: the short item waited for the spinner in all $n rounds"

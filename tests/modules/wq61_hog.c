@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wq61_hog: CPU-hogging work items for the CPU-intensive detection tests.
+ *
+ * Commands are written to /sys/kernel/debug/wq61_hog/ctl and run
+ * synchronously; reading ctl returns the result of the last command.
+ *
+ *   starve CPU SPIN_MS        a work item spins SPIN_MS on CPU of the per-cpu
+ *                             workqueue "wq61_hog"; 2 ms later a short item is
+ *                             queued on the same CPU and workqueue. Result:
+ *                             "wait_us=W spin_us=S" (W: queueing to start of
+ *                             the short item).
+ *   starve_intensive CPU MS   the same on WQ_CPU_INTENSIVE "wq61_hog_itsv"
+ *   burn N MS                 N items, each burning MS of CPU, queued round
+ *                             robin over the online CPUs on "wq61_hog_count".
+ *                             Result: "items=N burned_us=T" (T: total burn).
+ *   report CPU SPIN_MS        one hog of report_fn (its own function, so the
+ *                             kernel's per-function report count is the
+ *                             test's own) on "wq61_hog_report".
+ *
+ * The workqueues live as long as the module, so their statistics can be
+ * read (tools/workqueue/wq_monitor.py) after a command.
+ */
+#include <linux/module.h>
+#include <linux/workqueue.h>
+#include <linux/debugfs.h>
+#include <linux/completion.h>
+#include <linux/ktime.h>
+#include <linux/delay.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/mutex.h>
+#include <linux/cpumask.h>
+
+static struct workqueue_struct *wq_hog, *wq_itsv, *wq_count, *wq_report;
+static struct dentry *dir;
+static DEFINE_MUTEX(ctl_mutex);		/* one command at a time */
+static char result[128];
+
+struct hog_work {
+	struct work_struct work;
+	u64 spin_ns;
+	u64 started;		/* ktime_get_ns() at function entry */
+	u64 burned;
+};
+
+static void spin_for(struct hog_work *hw)
+{
+	u64 t0 = ktime_get_ns();
+
+	hw->started = t0;
+	/* Runnable all the time: cond_resched() but never sleep. */
+	while (ktime_get_ns() - t0 < hw->spin_ns)
+		cond_resched();
+	hw->burned = ktime_get_ns() - t0;
+}
+
+static void hog_fn(struct work_struct *work)
+{
+	spin_for(container_of(work, struct hog_work, work));
+}
+
+static void report_fn(struct work_struct *work)
+{
+	spin_for(container_of(work, struct hog_work, work));
+}
+
+static void short_fn(struct work_struct *work)
+{
+	container_of(work, struct hog_work, work)->started = ktime_get_ns();
+}
+
+static int do_starve(struct workqueue_struct *wq, int cpu, unsigned int ms)
+{
+	struct hog_work spinner = { .spin_ns = (u64)ms * NSEC_PER_MSEC };
+	struct hog_work shorty = {};
+	u64 queued;
+
+	INIT_WORK_ONSTACK(&spinner.work, hog_fn);
+	INIT_WORK_ONSTACK(&shorty.work, short_fn);
+	queue_work_on(cpu, wq, &spinner.work);
+	usleep_range(2000, 2100);
+	queued = ktime_get_ns();
+	queue_work_on(cpu, wq, &shorty.work);
+	flush_work(&spinner.work);
+	flush_work(&shorty.work);
+	destroy_work_on_stack(&spinner.work);
+	destroy_work_on_stack(&shorty.work);
+	snprintf(result, sizeof(result), "wait_us=%llu spin_us=%llu\n",
+		 div_u64(shorty.started - queued, NSEC_PER_USEC),
+		 div_u64(spinner.burned, NSEC_PER_USEC));
+	return 0;
+}
+
+static int do_burn(unsigned int n, unsigned int ms)
+{
+	struct hog_work *hws;
+	u64 total = 0;
+	unsigned int i;
+	int cpu = -1;
+
+	hws = kcalloc(n, sizeof(*hws), GFP_KERNEL);
+	if (!hws)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		cpu = cpumask_next(cpu, cpu_online_mask);
+		if (cpu >= nr_cpu_ids)
+			cpu = cpumask_first(cpu_online_mask);
+		hws[i].spin_ns = (u64)ms * NSEC_PER_MSEC;
+		INIT_WORK(&hws[i].work, hog_fn);
+		queue_work_on(cpu, wq_count, &hws[i].work);
+	}
+	for (i = 0; i < n; i++) {
+		flush_work(&hws[i].work);
+		total += hws[i].burned;
+	}
+	kfree(hws);
+	snprintf(result, sizeof(result), "items=%u burned_us=%llu\n", n,
+		 div_u64(total, NSEC_PER_USEC));
+	return 0;
+}
+
+static int do_report(int cpu, unsigned int ms)
+{
+	struct hog_work hw = { .spin_ns = (u64)ms * NSEC_PER_MSEC };
+
+	INIT_WORK_ONSTACK(&hw.work, report_fn);
+	queue_work_on(cpu, wq_report, &hw.work);
+	flush_work(&hw.work);
+	destroy_work_on_stack(&hw.work);
+	snprintf(result, sizeof(result), "func=%ps spin_us=%llu\n", report_fn,
+		 div_u64(hw.burned, NSEC_PER_USEC));
+	return 0;
+}
+
+static ssize_t ctl_write(struct file *file, const char __user *ubuf,
+			 size_t len, loff_t *ppos)
+{
+	char buf[64], cmd[24];
+	unsigned int a, b;
+	int ret;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	if (sscanf(buf, "%23s %u %u", cmd, &a, &b) != 3 || b > 10000)
+		return -EINVAL;
+
+	mutex_lock(&ctl_mutex);
+	if ((!strcmp(cmd, "starve") || !strcmp(cmd, "starve_intensive") ||
+	     !strcmp(cmd, "report")) && (a >= nr_cpu_ids || !cpu_online(a)))
+		ret = -EINVAL;
+	else if (!strcmp(cmd, "starve"))
+		ret = do_starve(wq_hog, a, b);
+	else if (!strcmp(cmd, "starve_intensive"))
+		ret = do_starve(wq_itsv, a, b);
+	else if (!strcmp(cmd, "burn") && a > 0 && a <= 4096)
+		ret = do_burn(a, b);
+	else if (!strcmp(cmd, "report"))
+		ret = do_report(a, b);
+	else
+		ret = -EINVAL;
+	mutex_unlock(&ctl_mutex);
+	return ret ? ret : len;
+}
+
+static ssize_t ctl_read(struct file *file, char __user *ubuf, size_t len,
+			loff_t *ppos)
+{
+	ssize_t ret;
+
+	mutex_lock(&ctl_mutex);
+	ret = simple_read_from_buffer(ubuf, len, ppos, result, strlen(result));
+	mutex_unlock(&ctl_mutex);
+	return ret;
+}
+
+static const struct file_operations ctl_fops = {
+	.owner = THIS_MODULE,
+	.write = ctl_write,
+	.read = ctl_read,
+	.llseek = default_llseek,
+};
+
+static void destroy_wqs(void)
+{
+	if (wq_hog)
+		destroy_workqueue(wq_hog);
+	if (wq_itsv)
+		destroy_workqueue(wq_itsv);
+	if (wq_count)
+		destroy_workqueue(wq_count);
+	if (wq_report)
+		destroy_workqueue(wq_report);
+}
+
+static int __init wq61_hog_init(void)
+{
+	wq_hog = alloc_workqueue("wq61_hog", 0, 0);
+	wq_itsv = alloc_workqueue("wq61_hog_itsv", WQ_CPU_INTENSIVE, 0);
+	wq_count = alloc_workqueue("wq61_hog_count", 0, 0);
+	wq_report = alloc_workqueue("wq61_hog_report", 0, 0);
+	if (!wq_hog || !wq_itsv || !wq_count || !wq_report) {
+		destroy_wqs();
+		return -ENOMEM;
+	}
+	dir = debugfs_create_dir("wq61_hog", NULL);
+	debugfs_create_file("ctl", 0600, dir, NULL, &ctl_fops);
+	return 0;
+}
+
+static void __exit wq61_hog_exit(void)
+{
+	debugfs_remove_recursive(dir);
+	destroy_wqs();
+}
+
+module_init(wq61_hog_init);
+module_exit(wq61_hog_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("wq61: CPU-hogging work items for the CPU-intensive detection tests");
