@@ -74,6 +74,7 @@ set style histogram errorbars gap 2 lw 1
 set style fill solid 0.6 border -1
 set ylabel "{unit}" noenhanced
 set yrange [0:*]
+set key outside bottom center horizontal
 set xtics noenhanced
 plot "{dat}" using 2:3:4:xtic(1) title "baseline (6.1)", "" using 5:6:7 title "patched (wq61)"
 '''
