@@ -4,7 +4,7 @@
 
 pkgs=(linux-source-6.1 build-essential flex bison bc libelf-dev libssl-dev
       cpio kmod ccache quilt qemu-system-x86 python3 python3-drgn
-      gnuplot-nox perl git rsync)
+      gnuplot-nox perl git rsync python3-ply python3-git)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||

@@ -11,9 +11,11 @@
  *                             "wait_us=W spin_us=S" (W: queueing to start of
  *                             the short item).
  *   starve_intensive CPU MS   the same on WQ_CPU_INTENSIVE "wq61_hog_itsv"
- *   burn N MS                 N items, each burning MS of CPU, queued round
- *                             robin over the online CPUs on "wq61_hog_count".
- *                             Result: "items=N burned_us=T" (T: total burn).
+ *   burn N MS [C]             N items, each spinning MS, queued round robin
+ *                             over the first C (default: all) online CPUs on
+ *                             "wq61_hog_count". Result: "items=N burned_us=T
+ *                             cpu_us=U": T is the wall time the items spun,
+ *                             U the CPU time the scheduler charged them.
  *   report CPU SPIN_MS        one hog of report_fn (its own function, so the
  *                             kernel's per-function report count is the
  *                             test's own) on "wq61_hog_report".
@@ -42,22 +44,42 @@ struct hog_work {
 	u64 spin_ns;
 	u64 started;		/* ktime_get_ns() at function entry */
 	u64 burned;
+	u64 cpu_ns;		/* CPU time charged to the kworker meanwhile */
+	atomic_t *remaining;	/* burn: items left; the last one completes */
+	struct completion *done;
 };
 
 static void spin_for(struct hog_work *hw)
 {
-	u64 t0 = ktime_get_ns();
+	u64 t0, c0;
+
+	/* let the scheduler bring sum_exec_runtime up to date first */
+	schedule();
+	c0 = current->se.sum_exec_runtime;
+	t0 = ktime_get_ns();
 
 	hw->started = t0;
 	/* Runnable all the time: cond_resched() but never sleep. */
 	while (ktime_get_ns() - t0 < hw->spin_ns)
 		cond_resched();
 	hw->burned = ktime_get_ns() - t0;
+	/* sum_exec_runtime is brought up to date when the task is scheduled */
+	schedule();
+	hw->cpu_ns = current->se.sum_exec_runtime - c0;
 }
 
 static void hog_fn(struct work_struct *work)
 {
 	spin_for(container_of(work, struct hog_work, work));
+}
+
+static void burn_fn(struct work_struct *work)
+{
+	struct hog_work *hw = container_of(work, struct hog_work, work);
+
+	spin_for(hw);
+	if (atomic_dec_and_test(hw->remaining))
+		complete(hw->done);
 }
 
 static void report_fn(struct work_struct *work)
@@ -92,11 +114,13 @@ static int do_starve(struct workqueue_struct *wq, int cpu, unsigned int ms)
 	return 0;
 }
 
-static int do_burn(unsigned int n, unsigned int ms)
+static int do_burn(unsigned int n, unsigned int ms, unsigned int ncpus)
 {
+	DECLARE_COMPLETION_ONSTACK(done);
+	atomic_t remaining = ATOMIC_INIT(n);
 	struct hog_work *hws;
-	u64 total = 0;
-	unsigned int i;
+	u64 total = 0, cpu_total = 0;
+	unsigned int i, used = 0;
 	int cpu = -1;
 
 	hws = kcalloc(n, sizeof(*hws), GFP_KERNEL);
@@ -104,19 +128,31 @@ static int do_burn(unsigned int n, unsigned int ms)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		cpu = cpumask_next(cpu, cpu_online_mask);
-		if (cpu >= nr_cpu_ids)
+		if (cpu >= nr_cpu_ids || (ncpus && ++used > ncpus)) {
 			cpu = cpumask_first(cpu_online_mask);
+			used = 1;
+		}
 		hws[i].spin_ns = (u64)ms * NSEC_PER_MSEC;
-		INIT_WORK(&hws[i].work, hog_fn);
+		hws[i].remaining = &remaining;
+		hws[i].done = &done;
+		INIT_WORK(&hws[i].work, burn_fn);
 		queue_work_on(cpu, wq_count, &hws[i].work);
 	}
+	/*
+	 * Not flush_work(): it queues a barrier work item behind a running
+	 * one, which the workqueue statistics would count as started too.
+	 * flush_workqueue() waits for the tail end of process_one_work()
+	 * without queueing anything.
+	 */
+	wait_for_completion(&done);
+	flush_workqueue(wq_count);
 	for (i = 0; i < n; i++) {
-		flush_work(&hws[i].work);
 		total += hws[i].burned;
+		cpu_total += hws[i].cpu_ns;
 	}
 	kfree(hws);
-	snprintf(result, sizeof(result), "items=%u burned_us=%llu\n", n,
-		 div_u64(total, NSEC_PER_USEC));
+	snprintf(result, sizeof(result), "items=%u burned_us=%llu cpu_us=%llu\n",
+		 n, div_u64(total, NSEC_PER_USEC), div_u64(cpu_total, NSEC_PER_USEC));
 	return 0;
 }
 
@@ -137,15 +173,16 @@ static ssize_t ctl_write(struct file *file, const char __user *ubuf,
 			 size_t len, loff_t *ppos)
 {
 	char buf[64], cmd[24];
-	unsigned int a, b;
-	int ret;
+	unsigned int a, b, c = 0;
+	int ret, n;
 
 	if (len >= sizeof(buf))
 		return -EINVAL;
 	if (copy_from_user(buf, ubuf, len))
 		return -EFAULT;
 	buf[len] = '\0';
-	if (sscanf(buf, "%23s %u %u", cmd, &a, &b) != 3 || b > 10000)
+	n = sscanf(buf, "%23s %u %u %u", cmd, &a, &b, &c);
+	if (n < 3 || b > 10000 || (n == 4 && strcmp(cmd, "burn")))
 		return -EINVAL;
 
 	mutex_lock(&ctl_mutex);
@@ -157,7 +194,7 @@ static ssize_t ctl_write(struct file *file, const char __user *ubuf,
 	else if (!strcmp(cmd, "starve_intensive"))
 		ret = do_starve(wq_itsv, a, b);
 	else if (!strcmp(cmd, "burn") && a > 0 && a <= 4096)
-		ret = do_burn(a, b);
+		ret = do_burn(a, b, c);
 	else if (!strcmp(cmd, "report"))
 		ret = do_report(a, b);
 	else
