@@ -6,18 +6,35 @@ csv=$WQ61_RESULTS/bench.csv
 boot=${WQ61_BENCH_BOOT:-0}
 items=${WQ61_BENCH_ITEMS:-20000}
 runs=${WQ61_BENCH_RUNS:-7}
+rounds=${WQ61_BENCH_ROUNDS:-20}
+row() { echo "$1,$2,$WQ61_FLAVOUR,$boot,$3,$4" >> "$csv"; }
 
-# queue-and-execute cost of a trivial work item, per-cpu and unbound
+# 1. queue-and-execute cost of a trivial work item, per-cpu and unbound
 for mode in percpu unbound; do
 	dmesg -C
 	# Pin the issuer so per-cpu items queue on one known CPU.
-	if ! taskset -c 0 insmod "$WQ61_MODULES/wq61_bench.ko" mode=$mode items=$items runs=$runs; then
-		echo "wq61_bench mode=$mode failed"; exit 1
-	fi
+	taskset -c 0 insmod "$WQ61_MODULES/wq61_bench.ko" mode=$mode items=$items runs=$runs ||
+		{ echo "wq61_bench mode=$mode failed"; exit 1; }
 	rmmod wq61_bench
-	dmesg | sed -n 's/.*wq61_bench: mode=\([a-z]*\) run=\([0-9]*\) items=[0-9]* ns_per_item=\([0-9]*\).*/\1 \2 \3/p' |
-	while read -r m r v; do
-		echo "queue_execute_$m,ns/item,$WQ61_FLAVOUR,$boot,$r,$v" >> "$csv"
-	done
+	dmesg | sed -n 's/.*wq61_bench: mode=[a-z]* run=\([0-9]*\) items=[0-9]* ns_per_item=\([0-9]*\).*/\1 \2/p' |
+	while read -r r v; do row queue_execute_$mode ns/item "$r" "$v"; done
 done
+
+# 2. throughput of a CPU-bound loop inside a per-cpu work item (the tick
+#    hook runs on every tick there): 1 s per run
+dmesg -C
+insmod "$WQ61_MODULES/wq61_bench.ko" mode=loop items=1000 runs=5 || { echo "loop failed"; exit 1; }
+rmmod wq61_bench
+dmesg | sed -n 's/.*wq61_bench: mode=loop run=\([0-9]*\) ms=[0-9]* iters_per_ms=\([0-9]*\).*/\1 \2/p' |
+while read -r r v; do row kworker_loop_throughput iters/ms "$r" "$v"; done
+
+# 3. starvation latency: a 1 s spinner on CPU 1, a short item queued 2 ms
+#    later on the same CPU and workqueue; the short item's wait
+insmod "$WQ61_MODULES/wq61_hog.ko" || exit 1
+for ((i = 0; i < rounds; i++)); do
+	echo "starve 1 1000" > /sys/kernel/debug/wq61_hog/ctl || exit 1
+	w=$(sed -n 's/^wait_us=\([0-9]*\) .*/\1/p' /sys/kernel/debug/wq61_hog/ctl)
+	row starvation_wait us "$i" "$w"
+done
+rmmod wq61_hog
 echo "bench rows: $(wc -l < "$csv")"

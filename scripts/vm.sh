@@ -19,6 +19,7 @@
 . "$(dirname "$0")/common.sh"
 
 flavour=patched preset=${WQ61_PRESET:-big} append="" timeout=900 interactive=0 quiet=0
+boot_timeout=300
 rundir="" envs=()
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -26,6 +27,7 @@ while [ $# -gt 0 ]; do
 	-p|--preset) preset=$2; shift 2;;
 	-a|--append) append="$append $2"; shift 2;;
 	-t|--timeout) timeout=$2; shift 2;;
+	-b|--boot-timeout) boot_timeout=$2; shift 2;;
 	-e|--env) envs+=("$2"); shift 2;;
 	-r|--run-dir) rundir=$2; shift 2;;
 	-i|--interactive) interactive=1; shift;;
@@ -48,7 +50,7 @@ if [ -z "$rundir" ]; then
 	rundir=$(mktemp -d "$WQ61_RUNS/$(date +%Y%m%d-%H%M%S)-$flavour-XXXX")
 fi
 mkdir -p "$rundir"
-rm -f "$rundir"/{rc,output,dmesg,console.log,cmd,env,interactive}
+rm -f "$rundir"/{rc,output,dmesg,console.log,cmd,env,interactive,boot-stalled,scan.txt}
 printf '%s\n' "$*" > "$rundir/cmd"
 {
 	echo "export WQ61_TOP='$WQ61_TOP' WQ61_FLAVOUR='$flavour' WQ61_PRESET='$preset'"
@@ -76,14 +78,27 @@ log "booting $flavour kernel, preset $preset ($accel), run dir $rundir"
 if [ $interactive -eq 1 ]; then
 	"${qemu[@]}" -serial mon:stdio | tee "$rundir/console.log"
 else
+	# Boot watchdog: a guest whose userspace is not up in time is lost.
+	(
+		for ((i = 0; i < boot_timeout; i++)); do
+			sleep 1
+			grep -q 'wq61-guest: up' "$rundir/console.log" 2>/dev/null && exit 0
+			[ -f "$rundir/rc" ] && exit 0
+		done
+		echo "boot watchdog: userspace not up after ${boot_timeout}s" > "$rundir/boot-stalled"
+		pkill -f -- "fsdev local,id=res,path=$rundir," 2>/dev/null
+	) &
+	watchdog=$!
 	if [ $quiet -eq 1 ]; then
 		timeout --foreground -k 10 "$timeout" "${qemu[@]}" -serial file:"$rundir/console.log" </dev/null
 	else
 		timeout --foreground -k 10 "$timeout" "${qemu[@]}" -serial stdio </dev/null | tee "$rundir/console.log"
 	fi
 	qrc=${PIPESTATUS[0]}
+	kill $watchdog 2>/dev/null; wait $watchdog 2>/dev/null
 	if [ ! -f "$rundir/rc" ]; then
 		[ "$qrc" = 124 ] && why="timed out after ${timeout}s" || why="qemu exited $qrc"
+		[ -f "$rundir/boot-stalled" ] && why=$(cat "$rundir/boot-stalled")
 		log "GUEST LOST ($why) before the command finished; console: $rundir/console.log"
 		tail -5 "$rundir/console.log" 2>/dev/null | sed 's/^/    /' >&2
 		"$WQ61_TOP/scripts/scan-log.py" --expected "$rundir/expected-messages" "$rundir/console.log" >&2 || true

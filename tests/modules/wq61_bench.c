@@ -24,6 +24,52 @@ MODULE_PARM_DESC(runs, "number of runs");
 
 static atomic_t executed;
 
+struct loop_work {
+	struct work_struct work;
+	u64 ms;
+	u64 iters;
+	u32 sink;
+};
+
+static void loop_fn(struct work_struct *work)
+{
+	struct loop_work *lw = container_of(work, struct loop_work, work);
+	u64 end = ktime_get_ns() + lw->ms * NSEC_PER_MSEC;
+	u32 x = 2463534242U;
+	u64 n = 0;
+
+	/* xorshift32 in batches of 1024 between clock reads */
+	do {
+		int i;
+
+		for (i = 0; i < 1024; i++) {
+			x ^= x << 13;
+			x ^= x >> 17;
+			x ^= x << 5;
+		}
+		n += 1024;
+		cond_resched();
+	} while (ktime_get_ns() < end);
+	lw->iters = n;
+	lw->sink = x;
+}
+
+static int run_loop(void)
+{
+	struct loop_work lw = { .ms = items };
+	int r;
+
+	for (r = 0; r < runs; r++) {
+		INIT_WORK_ONSTACK(&lw.work, loop_fn);
+		queue_work_on(1, system_wq, &lw.work);
+		flush_work(&lw.work);
+		destroy_work_on_stack(&lw.work);
+		pr_info("wq61_bench: mode=loop run=%d ms=%d iters_per_ms=%llu\n",
+			r, items, div64_u64(lw.iters, lw.ms));
+	}
+	return 0;
+}
+
 static void bench_fn(struct work_struct *work)
 {
 	atomic_inc(&executed);
@@ -36,13 +82,15 @@ static int __init wq61_bench_init(void)
 	bool unbound;
 	int r, i, ret = 0;
 
+	if (items <= 0 || runs <= 0)
+		return -EINVAL;
+	if (!strcmp(mode, "loop"))
+		return cpu_online(1) ? run_loop() : -EINVAL;
 	if (!strcmp(mode, "unbound"))
 		unbound = true;
 	else if (!strcmp(mode, "percpu"))
 		unbound = false;
 	else
-		return -EINVAL;
-	if (items <= 0 || runs <= 0)
 		return -EINVAL;
 
 	works = kvcalloc(items, sizeof(*works), GFP_KERNEL);
