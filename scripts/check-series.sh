@@ -43,7 +43,8 @@ rm -rf "$scratch/.pc"
 
 # 3. checkpatch --strict
 for p in "${series[@]}"; do
-	if out=$(perl "$WQ61_SRC_baseline/scripts/checkpatch.pl" --strict -q --no-summary \
+	# checkpatch runs spdxcheck.py with "python3": Debian's, which has ply/git.
+	if out=$(PATH=/usr/bin:$PATH perl "$WQ61_SRC_baseline/scripts/checkpatch.pl" --strict -q --no-summary \
 			--root="$WQ61_SRC_baseline" "$P/$p" 2>&1); then
 		ok "checkpatch --strict: $p"
 	else

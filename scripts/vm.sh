@@ -50,7 +50,7 @@ if [ -z "$rundir" ]; then
 	rundir=$(mktemp -d "$WQ61_RUNS/$(date +%Y%m%d-%H%M%S)-$flavour-XXXX")
 fi
 mkdir -p "$rundir"
-rm -f "$rundir"/{rc,output,dmesg,console.log,cmd,env,interactive,boot-stalled,scan.txt}
+rm -f "$rundir"/{monitor.sock,rc,output,dmesg,console.log,cmd,env,interactive,boot-stalled,scan.txt}
 printf '%s\n' "$*" > "$rundir/cmd"
 {
 	echo "export WQ61_TOP='$WQ61_TOP' WQ61_FLAVOUR='$flavour' WQ61_PRESET='$preset'"
@@ -65,10 +65,13 @@ printf '%s\n' "$*" > "$rundir/cmd"
 
 accel=tcg
 if [ "${WQ61_KVM:-0}" = 1 ]; then accel=kvm; fi
-cmdline="console=ttyS0,115200 panic=-1 rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose ro init=$WQ61_TOP/scripts/guest-init.sh $append"
+# unknown_nmi_panic: a stalled guest gets an NMI from the boot watchdog and
+# dies with a backtrace on the console, which says where it was stuck.
+cmdline="console=ttyS0,115200 panic=-1 unknown_nmi_panic rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose ro init=$WQ61_TOP/scripts/guest-init.sh $append"
 qemu=(qemu-system-x86_64 -machine q35,accel=$accel -cpu "$QEMU_CPU" -smp "$QEMU_SMP"
       -m "$QEMU_MEM" "${QEMU_NUMA[@]}" -kernel "$kernel" -append "$cmdline"
       -display none -no-reboot -vga none -nic none
+      -monitor unix:"$rundir/monitor.sock",server=on,wait=off
       -fsdev local,id=root,path=/,readonly=on,security_model=none,multidevs=remap
       -device virtio-9p-pci,fsdev=root,mount_tag=/dev/root
       -fsdev local,id=res,path="$rundir",security_model=none
@@ -86,6 +89,11 @@ else
 			[ -f "$rundir/rc" ] && exit 0
 		done
 		echo "boot watchdog: userspace not up after ${boot_timeout}s" > "$rundir/boot-stalled"
+		python3 - "$rundir/monitor.sock" <<'PY' || true
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(b"nmi\n"); time.sleep(1)
+PY
+		sleep 10
 		pkill -f -- "fsdev local,id=res,path=$rundir," 2>/dev/null
 	) &
 	watchdog=$!
@@ -95,7 +103,8 @@ else
 		timeout --foreground -k 10 "$timeout" "${qemu[@]}" -serial stdio </dev/null | tee "$rundir/console.log"
 	fi
 	qrc=${PIPESTATUS[0]}
-	kill $watchdog 2>/dev/null; wait $watchdog 2>/dev/null
+	kill $watchdog 2>/dev/null || true
+	wait $watchdog 2>/dev/null || true
 	if [ ! -f "$rundir/rc" ]; then
 		[ "$qrc" = 124 ] && why="timed out after ${timeout}s" || why="qemu exited $qrc"
 		[ -f "$rundir/boot-stalled" ] && why=$(cat "$rundir/boot-stalled")
