@@ -3,5 +3,4 @@
 # pristine + patches/series (git am). Refuses to drop unexported commits
 # unless WQ61_FORCE_IMPORT=1.
 . "$(dirname "$0")/common.sh"
-rm -f "$WQ61_CACHE/series.applied.force"
 exec "$WQ61_TOP/scripts/apply-series.sh"
