@@ -29,23 +29,35 @@ am_head=$(git -C "$scratch" rev-parse HEAD)
 
 # 2. quilt, on a fresh pristine checkout; the result must equal git am's.
 git -C "$scratch" checkout -q --detach pristine
-if (cd "$scratch" && QUILT_PATCHES=$P QUILT_SERIES=series quilt push -a -q --fuzz=0 >/dev/null 2>"$scratch/.quilt.err") ||
+if (cd "$scratch" && QUILT_PATCHES=$P QUILT_SERIES=series quilt push -a -q --fuzz=0 >/dev/null 2>"$WQ61_CACHE/quilt.err") ||
    [ ${#series[@]} -eq 0 ]; then
-	if [ $am_ok = 1 ] && ! git -C "$scratch" diff --quiet "$am_head" -- . ':!.pc' ':!patches'; then
+	# Stage everything (quilt creates files git does not track yet) and
+	# compare the tree with git am's result.
+	rm -rf "$scratch/.pc"
+	git -C "$scratch" add -A -f	# Debian's .gitignore ignores the top level
+	if [ $am_ok = 1 ] && ! git -C "$scratch" diff --cached --quiet "$am_head"; then
 		ko "quilt push -a --fuzz=0: result differs from git am"
+		git -C "$scratch" diff --cached --stat "$am_head" | sed "s/^/    /"
 	else
 		ok "quilt push -a --fuzz=0"
 	fi
 else
-	ko "quilt push -a --fuzz=0: $(tail -2 "$scratch/.quilt.err" | tr '\n' ' ')"
+	ko "quilt push -a --fuzz=0: $(tail -2 "$WQ61_CACHE/quilt.err" | tr '\n' ' ')"
 fi
 rm -rf "$scratch/.pc"
+git -C "$scratch" reset -q --hard
+git -C "$scratch" clean -fdq
 
 # 3. checkpatch --strict
+# patches/checkpatch.ignore: "<patch> <TYPE>  # why" for checkpatch false
+# positives; each entry is reported, never silently dropped.
+ignore_for() { sed -n "s|^$1[[:space:]]\+\([A-Z_]\+\).*|\1|p" "$P/checkpatch.ignore" 2>/dev/null | paste -sd, -; }
 for p in "${series[@]}"; do
+	ign=$(ignore_for "$p")
+	[ -z "$ign" ] || echo "note checkpatch: $p: ignoring $ign (see patches/checkpatch.ignore)"
 	# checkpatch runs spdxcheck.py with "python3": Debian's, which has ply/git.
 	if out=$(PATH=/usr/bin:$PATH perl "$WQ61_SRC_baseline/scripts/checkpatch.pl" --strict -q --no-summary \
-			--root="$WQ61_SRC_baseline" "$P/$p" 2>&1); then
+			--root="$WQ61_SRC_baseline" ${ign:+--ignore "$ign"} "$P/$p" 2>&1); then
 		ok "checkpatch --strict: $p"
 	else
 		ko "checkpatch --strict: $p"; echo "$out" | sed 's/^/    /' | head -40
@@ -53,32 +65,36 @@ for p in "${series[@]}"; do
 done
 
 # 4. every prefix compiles what the series touches, plus python syntax.
-out=$WQ61_OUT_patched
+# Built in the scratch worktree with its own O= directory (config copied
+# from the patched build), so src-patched and its build stay untouched.
+out=$WQ61_CACHE/build-series
 if [ $am_ok = 1 ] && [ ${#series[@]} -gt 0 ]; then
-	[ -f "$out/.config" ] || "$WQ61_TOP/scripts/build.sh" patched
-	mapfile -t objs < <(cat "${series[@]/#/$P/}" | sed -n 's|^+++ b/\(.*\)\.c$|\1.o|p' | sort -u)
-	src=$WQ61_SRC_patched
-	[ -z "$(git -C "$src" status --porcelain --untracked-files=no)" ] || die "uncommitted changes in $src"
-	back=$(git -C "$src" rev-parse HEAD)
-	trap 'git -C "$src" checkout -q "${back_ref:-wq61}"; git -C "$WQ61_GIT" worktree remove --force "$scratch" 2>/dev/null' EXIT
-	back_ref=$(git -C "$src" symbolic-ref -q --short HEAD || echo "$back")
+	[ -f "$WQ61_OUT_patched/.config" ] || "$WQ61_TOP/scripts/build.sh" patched
+	# Objects the full build produces; a .c file that is #included (like
+	# kernel/workqueue_kunit.c) has no object of its own.
+	mapfile -t objs < <(cat "${series[@]/#/$P/}" | sed -n 's|^+++ b/\(.*\)\.c$|\1.o|p' | sort -u |
+		while read -r o; do [ -f "$WQ61_OUT_patched/$o" ] && echo "$o"; done)
 	mapfile -t commits < <(git -C "$scratch" rev-list --reverse pristine.."$am_head")
+	mkdir -p "$out"
+	cp "$WQ61_OUT_patched/.config" "$out/.config"
+	kmake() { make -s -C "$scratch" O="$out" CC="ccache gcc" LOCALVERSION=-wq61-patched \
+		-j"$WQ61_JOBS" "$@"; }
 	i=0
 	for c in "${commits[@]}"; do
 		i=$((i + 1))
-		git -C "$src" checkout -q --detach "$c"
-		subj=$(git -C "$src" log -1 --format=%s "$c")
-		if [ ${#objs[@]} -gt 0 ] && ! make -s -C "$src" O="$out" CC="ccache gcc" \
-			LOCALVERSION=-wq61-patched -j"$WQ61_JOBS" "${objs[@]}" > "$WQ61_CACHE/bisect.log" 2>&1; then
+		git -C "$scratch" checkout -q --detach "$c"
+		subj=$(git -C "$scratch" log -1 --format=%s "$c")
+		log "series prefix $i/${#commits[@]}: $subj"
+		if [ ${#objs[@]} -gt 0 ] && ! kmake olddefconfig prepare "${objs[@]}" > "$WQ61_CACHE/bisect.log" 2>&1; then
 			ko "builds at $i/${#commits[@]}: $subj"; tail -15 "$WQ61_CACHE/bisect.log" | sed 's/^/    /'
 		elif grep -q 'warning:' "$WQ61_CACHE/bisect.log"; then
 			ko "builds without warnings at $i/${#commits[@]}: $subj"; grep -m5 'warning:' "$WQ61_CACHE/bisect.log" | sed 's/^/    /'
 		else
 			ok "builds at $i/${#commits[@]} (${objs[*]:-nothing to compile}): $subj"
 		fi
-		for py in $(git -C "$src" diff-tree --no-commit-id --name-only -r "$c" | grep '\.py$'); do
-			[ -f "$src/$py" ] || continue
-			python3 -m py_compile "$src/$py" && ok "python syntax at $i: $py" || ko "python syntax at $i: $py"
+		for py in $(git -C "$scratch" diff-tree --no-commit-id --name-only -r "$c" | grep '\.py$'); do
+			[ -f "$scratch/$py" ] || continue
+			python3 -m py_compile "$scratch/$py" && ok "python syntax at $i: $py" || ko "python syntax at $i: $py"
 		done
 	done
 fi
