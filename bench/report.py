@@ -4,7 +4,7 @@ results.md (table), summary.json and a PNG plot per unit (gnuplot).
 
 Per flavour: the median of all runs, and the median of each boot. The
 ratio is patched/baseline of the medians; its spread is the range of the
-ratios of boot pairs (boot 2k baseline vs 2k+1 patched), which shows how
+ratios of boot pairs (boots 2k and 2k+1, booted in ABBA order), which shows how
 noisy the shared machine was.
 """
 import csv
@@ -13,6 +13,13 @@ import os
 import statistics as st
 import subprocess
 import sys
+
+
+def pct(sorted_vals, p):
+    """Nearest-rank percentile: the smallest value with at least p% of the
+    values at or below it (so p99 of 20 values is the maximum)."""
+    k = max(1, -(-p * len(sorted_vals) // 100))
+    return sorted_vals[k - 1]
 
 
 def main(raw, outdir, note):
@@ -32,10 +39,12 @@ def main(raw, outdir, note):
         if not b_all or not p_all:
             continue
         bm, pm = st.median(b_all), st.median(p_all)
+        # Boots 2k and 2k+1 form pair k (ABBA order: either flavour first).
         pair = []
         for boot, vs in d['baseline'].items():
-            if boot + 1 in d['patched']:
-                pair.append(st.median(d['patched'][boot + 1]) / st.median(vs))
+            mate = boot ^ 1
+            if mate in d['patched']:
+                pair.append(st.median(d['patched'][mate]) / st.median(vs))
         s = {'unit': d['unit'], 'baseline_median': bm, 'patched_median': pm,
              'ratio': pm / bm if bm else None,
              'pair_ratios': pair,
@@ -46,6 +55,19 @@ def main(raw, outdir, note):
         spread = f'{min(pair):.3f}..{max(pair):.3f}' if pair else '-'
         md.append(f'| {bench} | {d["unit"]} | {bm:.1f} | {pm:.1f} | '
                   f'{s["ratio"]:.3f} | {spread} | {len(b_all)}+{len(p_all)} |')
+    # Distributions over all runs: what latency goals are stated in.
+    md += ['', '| benchmark | unit | baseline p50 / p99 / max | patched p50 / p99 / max |',
+           '|---|---|---:|---:|']
+    for bench, d in sorted(data.items()):
+        if bench not in summary:
+            continue
+        cols = []
+        for fl in ('baseline', 'patched'):
+            vs = sorted(v for r in d[fl].values() for v in r)
+            q = {'p50': pct(vs, 50), 'p99': pct(vs, 99), 'max': vs[-1]}
+            summary[bench][fl + '_dist'] = q
+            cols.append(f'{q["p50"]:.1f} / {q["p99"]:.1f} / {q["max"]:.1f}')
+        md.append(f'| {bench} | {d["unit"]} | {cols[0]} | {cols[1]} |')
     md += ['', 'Ratios above 1 mean the patched kernel takes longer (for costs) '
            'or does more (for throughput); see the unit.', '']
     with open(os.path.join(outdir, 'summary.json'), 'w') as f:

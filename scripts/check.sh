@@ -15,28 +15,18 @@ if [ "$flavour" = patched ]; then
 	"$WQ61_TOP/scripts/build-modules.sh" baseline
 fi
 
-res=$WQ61_CACHE/check-$flavour
+res=${WQ61_CHECK_DIR:-$WQ61_CACHE/check-$flavour}
 rm -rf "$res"; mkdir -p "$res"
 results=$res/results.txt
 : > "$results"
 record() { echo "$1 $2${3:+ $3}" >> "$results"; }
 
-# boot NAME PRESET VM-ARGS... -- CMD: one guest run, retried once if the
-# guest was lost before running anything (TCG boots occasionally stall).
+# boot NAME PRESET VM-ARGS... -- CMD: one guest run (vm.sh itself boots a
+# guest lost while booting again).
 boot() {
 	local name=$1 preset=$2; shift 2
-	local dir=$res/$name try rc
-	for try in 1 2; do
-		rm -rf "$dir"; mkdir -p "$dir"
-		rc=0
-		"$WQ61_TOP/scripts/vm.sh" -q -f "$flavour" -p "$preset" -r "$dir" "$@" || rc=$?
-		if [ $rc -eq 124 ] && ! grep -q 'wq61-guest: up' "$dir/console.log" 2>/dev/null && [ $try = 1 ]; then
-			log "$name: guest lost during boot; retrying once"
-			continue
-		fi
-		break
-	done
-	return $rc
+	rm -rf "${res:?}/$name"; mkdir -p "$res/$name"
+	"$WQ61_TOP/scripts/vm.sh" -q -f "$flavour" -p "$preset" -r "$res/$name" "$@"
 }
 
 # collect NAME RC: per-test results of a guest run that ran tests/run-in-guest.sh

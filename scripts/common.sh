@@ -3,7 +3,7 @@
 set -euo pipefail
 
 WQ61_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-WQ61_CACHE=${WQ61_CACHE:-$HOME/.cache/wq61}
+export WQ61_CACHE=${WQ61_CACHE:-$HOME/.cache/wq61}
 WQ61_TARBALL=${WQ61_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 WQ61_JOBS=${WQ61_JOBS:-$(( $(nproc) + 1 ))}
 

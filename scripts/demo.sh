@@ -16,13 +16,14 @@ fi
 insmod "$WQ61_MODULES/wq61_hog.ko" || exit 1
 ctl=/sys/kernel/debug/wq61_hog/ctl
 cpu=$(( $(nproc) - 1 ))
-echo "=== cpu_intensive_thresh_us = $(cat $T)"
+thresh=$(cat $T)
+echo "=== cpu_intensive_thresh_us = $thresh"
 echo "=== a work item spins 300 ms on CPU $cpu; a short one is queued 2 ms later"
 echo "starve $cpu 300" > $ctl && echo "    $(cat $ctl)   (wait_us: how long the short one waited)"
 echo 0 > $T
 echo "=== the same with detection disabled (cpu_intensive_thresh_us=0)"
 echo "starve $cpu 300" > $ctl && echo "    $(cat $ctl)"
-echo 10000 > $T
+echo "$thresh" > $T
 echo "=== one 100 ms item per CPU on wq61_hog_count, 4 hogs of report_fn"
 echo "burn $(nproc) 100" > $ctl && echo "    $(cat $ctl)"
 for i in 1 2 3 4; do echo "report $cpu 60" > $ctl; done

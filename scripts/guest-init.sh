@@ -17,9 +17,21 @@ mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 results /mnt/results
 export WQ61_RESULTS=/mnt/results
 [ -f /mnt/results/env ] && . /mnt/results/env
 
-# drgn and tools/workqueue/*.py find vmlinux where a distro kernel has it.
-mount -t tmpfs tmpfs /lib/modules
-mkdir -p "/lib/modules/$(uname -r)" && ln -s "$WQ61_BUILD" "/lib/modules/$(uname -r)/build"
+# drgn and tools/workqueue/*.py find vmlinux where a distro kernel has it:
+# /lib/modules/R/build/vmlinux, else /boot/vmlinux-R, else
+# /usr/lib/debug/boot/vmlinux-R. The root is read-only, so a tmpfs goes
+# over the first of these directories the host has (minimal hosts and
+# containers have no /lib/modules).
+r=$(uname -r)
+if [ -d /lib/modules ]; then
+	mount -t tmpfs tmpfs /lib/modules && mkdir -p "/lib/modules/$r" && ln -s "$WQ61_BUILD" "/lib/modules/$r/build"
+elif [ -d /boot ]; then
+	mount -t tmpfs tmpfs /boot && ln -s "$WQ61_VMLINUX" "/boot/vmlinux-$r"
+elif [ -d /usr/lib/debug/boot ]; then
+	mount -t tmpfs tmpfs /usr/lib/debug/boot && ln -s "$WQ61_VMLINUX" "/usr/lib/debug/boot/vmlinux-$r"
+else
+	echo "wq61-guest: nowhere to put vmlinux for drgn's default search"
+fi
 
 echo "wq61-guest: up in $(cut -d' ' -f1 /proc/uptime)s, $(uname -r), $(nproc) CPUs"
 cd /mnt/results
@@ -37,5 +49,10 @@ echo "wq61-guest: command exited $rc; powering off"
 cd /
 sync
 umount /mnt/results
+# Power-off tears down virtio-9p under us: from here on nothing may be
+# exec'd from the root filesystem (an exec failure would kill init and
+# panic the guest), so wait with bash builtins on a FIFO nobody writes.
+mkfifo /run/wq61-wait
+exec 9<>/run/wq61-wait
 echo o > /proc/sysrq-trigger
-sleep 30
+while :; do read -r -t 60 -u 9 _ || true; done
