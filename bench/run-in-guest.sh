@@ -8,9 +8,22 @@ items=${WQ61_BENCH_ITEMS:-20000}
 runs=${WQ61_BENCH_RUNS:-7}
 rounds=${WQ61_BENCH_ROUNDS:-20}
 row() { echo "$1,$2,$WQ61_FLAVOUR,$boot,$3,$4" >> "$csv"; }
+# barrier NAME: when two guests run side by side (WQ61_BENCH_SYNC=1), wait
+# until the host says both reached NAME, so that they measure at the same
+# time under the same host load.
+barrier() {
+	[ "${WQ61_BENCH_SYNC:-0}" = 1 ] || return 0
+	touch "$WQ61_RESULTS/at-$1"
+	for ((t = 0; t < 3000; t++)); do
+		[ -e "$WQ61_RESULTS/go-$1" ] && return 0
+		sleep 0.1
+	done
+	echo "barrier $1: no go from the host after 300 s"; exit 1
+}
 
 # 1. queue-and-execute cost of a trivial work item, per-cpu and unbound
 for mode in percpu unbound; do
+	barrier queue_$mode
 	dmesg -C
 	# Pin the issuer so per-cpu items queue on one known CPU.
 	taskset -c 0 insmod "$WQ61_MODULES/wq61_bench.ko" mode=$mode items=$items runs=$runs ||
@@ -22,6 +35,7 @@ done
 
 # 2. throughput of a CPU-bound loop inside a per-cpu work item (the tick
 #    hook runs on every tick there): 1 s per run
+barrier loop
 dmesg -C
 insmod "$WQ61_MODULES/wq61_bench.ko" mode=loop items=1000 runs=5 || { echo "loop failed"; exit 1; }
 rmmod wq61_bench
@@ -31,10 +45,12 @@ while read -r r v; do row kworker_loop_throughput iters/ms "$r" "$v"; done
 # 3. starvation latency: a 1 s spinner on CPU 1, a short item queued 2 ms
 #    later on the same CPU and workqueue; the short item's wait
 insmod "$WQ61_MODULES/wq61_hog.ko" || exit 1
+barrier starve
 for ((i = 0; i < rounds; i++)); do
 	echo "starve 1 1000" > /sys/kernel/debug/wq61_hog/ctl || exit 1
 	w=$(sed -n 's/^wait_us=\([0-9]*\) .*/\1/p' /sys/kernel/debug/wq61_hog/ctl)
 	row starvation_wait us "$i" "$w"
 done
 rmmod wq61_hog
+barrier done
 echo "bench rows: $(wc -l < "$csv")"

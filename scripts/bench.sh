@@ -1,7 +1,9 @@
 #!/bin/bash
-# make bench: build both flavours, boot them alternately (ABBA...), same
-# preset and command line, run bench/run-in-guest.sh in each, then write
+# make bench: build both flavours, boot them in pairs (side by side, or one
+# after the other in ABBA order), same preset and command line, run
+# bench/run-in-guest.sh in each, then write
 # bench/results/{raw.csv,summary.json,results.md,*.png}.
+#   WQ61_BENCH_MODE side (default) or alternate;
 #   WQ61_BENCH_PAIRS (default 4) baseline/patched pairs of boots;
 #   WQ61_BENCH_PRESET (default small: 4 vCPUs on 2 host cores is less noisy
 #   under TCG than 16; the starvation and loop benchmarks use CPU 1).
@@ -14,22 +16,52 @@ for f in baseline patched; do
 done
 work=$WQ61_CACHE/bench
 rm -rf "$work"; mkdir -p "$work"
+# side: both flavours booted at once, in step at every benchmark (default:
+# the shared host's load then hits both alike); alternate: one after the
+# other, ABBA.
+mode=${WQ61_BENCH_MODE:-side}
+bench_boot() { # BOOT FLAVOUR [VM ARGS]: one guest running the benchmarks
+	local b=$1 f=$2; shift 2
+	"$WQ61_TOP/scripts/vm.sh" -q -f "$f" -p "$preset" -r "$work/$b-$f" -e WQ61_BENCH_BOOT="$b" "$@" \
+		-- "$WQ61_TOP/bench/run-in-guest.sh" > "$work/$b-$f.log" 2>&1
+}
+# in_step DIR1 DIR2 PID1 PID2: release both guests from each barrier (see
+# bench/run-in-guest.sh) once both have reached it.
+in_step() {
+	local b
+	for b in queue_percpu queue_unbound loop starve done; do
+		until [ -e "$1/at-$b" ] && [ -e "$2/at-$b" ]; do
+			kill -0 "$3" 2>/dev/null && kill -0 "$4" 2>/dev/null || return 0
+			sleep 0.2
+		done
+		touch "$1/go-$b" "$2/go-$b"
+	done
+}
 boot=0
 for ((p = 0; p < pairs; p++)); do
+	if [ "$mode" = side ]; then
+		log "bench pair $((p + 1))/$pairs: baseline and patched side by side"
+		bench_boot $boot baseline -e WQ61_BENCH_SYNC=1 & pb=$!
+		bench_boot $((boot + 1)) patched -e WQ61_BENCH_SYNC=1 & pp=$!
+		in_step "$work/$boot-baseline" "$work/$((boot + 1))-patched" $pb $pp
+		rb=0 rp=0; wait $pb || rb=$?; wait $pp || rp=$?
+		[ $rb = 0 ] || { cat "$work/$boot-baseline.log"; die "bench boot $boot (baseline) failed (rc $rb)"; }
+		[ $rp = 0 ] || { cat "$work/$((boot + 1))-patched.log"; die "bench boot $((boot + 1)) (patched) failed (rc $rp)"; }
+		boot=$((boot + 2))
+		continue
+	fi
 	# ABBA: the flavour that boots first alternates between pairs, so a
 	# drift in the shared host's load does not favour one flavour.
 	order="baseline patched"; [ $((p % 2)) = 1 ] && order="patched baseline"
 	for f in $order; do
-		dir=$work/$boot-$f
 		log "bench boot $boot: $f ($((p + 1))/$pairs)"
-		rc=0	# (vm.sh boots a guest lost while booting again)
-		"$WQ61_TOP/scripts/vm.sh" -q -f $f -p "$preset" -r "$dir" -e WQ61_BENCH_BOOT=$boot \
-			-- "$WQ61_TOP/bench/run-in-guest.sh" || rc=$?
-		[ $rc = 0 ] || die "bench boot $boot ($f) failed (rc $rc): $dir"
+		# (vm.sh boots a guest lost while booting again)
+		rc=0; bench_boot $boot $f || rc=$?
+		[ $rc = 0 ] || { cat "$work/$boot-$f.log"; die "bench boot $boot ($f) failed (rc $rc)"; }
 		boot=$((boot + 1))
 	done
 done
 cat "$work"/*/bench.csv > "$work/raw.csv"
 python3 "$WQ61_TOP/bench/report.py" "$work/raw.csv" "$WQ61_TOP/bench/results" \
-	"preset $preset, $pairs pairs booted ABBA, $(git -C "$WQ61_TOP" describe --always --dirty 2>/dev/null)"
+	"preset $preset, $pairs pairs ($mode: $( [ "$mode" = side ] && echo "booted side by side, in step" || echo "booted one after the other, ABBA")), $(git -C "$WQ61_TOP" describe --always --dirty 2>/dev/null)"
 log "bench done: bench/results/results.md"

@@ -108,9 +108,24 @@ else
 				fi
 			done
 			echo "${why:-boot watchdog: userspace not up after ${boot_timeout}s}" > "$rundir/boot-stalled"
-			python3 - "$rundir/monitor.sock" <<-'PY' || true
+			# Save CPU 0's local APIC state (pending/in-service vectors)
+			# and registers, then NMI the guest for a kernel backtrace.
+			python3 - "$rundir/monitor.sock" "$rundir/stall-info.txt" <<-'PY' || true
 	import socket, sys, time
-	s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(b"nmi\n"); time.sleep(1)
+	s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.settimeout(0.5)
+	def cmd(c):
+	    s.sendall(c.encode() + b"\n"); out = b""; end = time.time() + 2
+	    while time.time() < end:
+	        try:
+	            out += s.recv(65536)
+	        except socket.timeout:
+	            pass
+	    return out.decode(errors="replace")
+	import re
+	info = cmd("info lapic 0") + cmd("info registers -a") + cmd("info irq")
+	info = re.sub(r"\(qemu\) [^\n]*\n?", "", info)     # the monitor's echo
+	open(sys.argv[2], "w").write(re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", info))
+	s.sendall(b"nmi\n"); time.sleep(1)
 	PY
 			sleep 10
 			pkill -f -- "fsdev local,id=res,path=$rundir," 2>/dev/null
