@@ -41,7 +41,11 @@ boot=0
 for ((p = 0; p < pairs; p++)); do
 	if [ "$mode" = side ]; then
 		log "bench pair $((p + 1))/$pairs: baseline and patched side by side"
+		# One boots while the other waits at its first barrier: two TCG
+		# guests booting at once stall in early boot far more often (the
+		# RCU-tasks self-test stall, see README).
 		bench_boot $boot baseline -e WQ61_BENCH_SYNC=1 & pb=$!
+		until [ -e "$work/$boot-baseline/at-queue_percpu" ] || ! kill -0 $pb 2>/dev/null; do sleep 0.5; done
 		bench_boot $((boot + 1)) patched -e WQ61_BENCH_SYNC=1 & pp=$!
 		in_step "$work/$boot-baseline" "$work/$((boot + 1))-patched" $pb $pp
 		rb=0 rp=0; wait $pb || rb=$?; wait $pp || rp=$?
