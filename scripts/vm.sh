@@ -107,6 +107,8 @@ else
 					break
 				fi
 			done
+			# (It may have come up while we looked: then let it be.)
+			grep -q 'wq61-guest: up' "$rundir/console.log" 2>/dev/null && exit 0
 			echo "${why:-boot watchdog: userspace not up after ${boot_timeout}s}" > "$rundir/boot-stalled"
 			# Save CPU 0's local APIC state (pending/in-service vectors)
 			# and registers, then NMI the guest for a kernel backtrace.
