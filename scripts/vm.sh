@@ -11,9 +11,9 @@
 #     -i, --interactive   a shell on the console instead of COMMAND
 #     -q, --quiet         do not echo the console
 #     -b, --boot-timeout S  a guest not up after S s (default 150), or silent
-#                         for $WQ61_BOOT_SILENCE s (default 45) while booting,
+#                         for $WQ61_BOOT_SILENCE s (default 30) while booting,
 #                         is lost; it is booted again up to $WQ61_BOOT_TRIES
-#                         times (default 5) before the run reports it lost
+#                         times (default 8) before the run reports it lost
 #
 # The host root is shared read-only over 9p; the run directory is mounted
 # read-write at /mnt/results ($WQ61_RESULTS) in the guest. Exit status:
@@ -23,7 +23,7 @@
 . "$(dirname "$0")/common.sh"
 
 flavour=patched preset=${WQ61_PRESET:-big} append="" timeout=900 interactive=0 quiet=0
-boot_timeout=150 boot_silence=${WQ61_BOOT_SILENCE:-45} boot_tries=${WQ61_BOOT_TRIES:-5}
+boot_timeout=150 boot_silence=${WQ61_BOOT_SILENCE:-30} boot_tries=${WQ61_BOOT_TRIES:-8}
 rundir="" envs=()
 while [ $# -gt 0 ]; do
 	case "$1" in
