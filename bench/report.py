@@ -4,8 +4,8 @@ results.md (table), summary.json and a PNG plot per unit (gnuplot).
 
 Per flavour: the median of all runs, and the median of each boot. The
 ratio is patched/baseline of the medians; its spread is the range of the
-ratios of boot pairs (boots 2k and 2k+1, booted in ABBA order), which shows how
-noisy the shared machine was.
+ratios of boot pairs (boots 2k and 2k+1: side by side, or one after the
+other in ABBA order), which shows how noisy the shared machine was.
 """
 import csv
 import json

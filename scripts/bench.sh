@@ -20,21 +20,22 @@ rm -rf "$work"; mkdir -p "$work"
 # the shared host's load then hits both alike); alternate: one after the
 # other, ABBA.
 mode=${WQ61_BENCH_MODE:-side}
+how="booted one after the other, ABBA"; [ "$mode" = side ] && how="booted side by side, in step"
 bench_boot() { # BOOT FLAVOUR [VM ARGS]: one guest running the benchmarks
 	local b=$1 f=$2; shift 2
 	"$WQ61_TOP/scripts/vm.sh" -q -f "$f" -p "$preset" -r "$work/$b-$f" -e WQ61_BENCH_BOOT="$b" "$@" \
 		-- "$WQ61_TOP/bench/run-in-guest.sh" > "$work/$b-$f.log" 2>&1
 }
-# in_step DIR1 DIR2 PID1 PID2: release both guests from each barrier (see
-# bench/run-in-guest.sh) once both have reached it.
+# in_step DIR1 DIR2 PID1 PID2: while both guests run, release both from a
+# barrier (bench/run-in-guest.sh) once both have reached it.
 in_step() {
-	local b
-	for b in queue_percpu queue_unbound loop starve done; do
-		until [ -e "$1/at-$b" ] && [ -e "$2/at-$b" ]; do
-			kill -0 "$3" 2>/dev/null && kill -0 "$4" 2>/dev/null || return 0
-			sleep 0.2
+	local f b
+	while kill -0 "$3" 2>/dev/null && kill -0 "$4" 2>/dev/null; do
+		for f in "$1"/at-*; do
+			b=${f##*/at-}
+			[ -e "$2/at-$b" ] && [ ! -e "$1/go-$b" ] && touch "$1/go-$b" "$2/go-$b"
 		done
-		touch "$1/go-$b" "$2/go-$b"
+		sleep 0.2
 	done
 }
 boot=0
@@ -67,5 +68,5 @@ for ((p = 0; p < pairs; p++)); do
 done
 cat "$work"/*/bench.csv > "$work/raw.csv"
 python3 "$WQ61_TOP/bench/report.py" "$work/raw.csv" "$WQ61_TOP/bench/results" \
-	"preset $preset, $pairs pairs ($mode: $( [ "$mode" = side ] && echo "booted side by side, in step" || echo "booted one after the other, ABBA")), $(git -C "$WQ61_TOP" describe --always --dirty 2>/dev/null)"
+	"preset $preset, $pairs pairs ($how), $(git -C "$WQ61_TOP" describe --always --dirty 2>/dev/null)"
 log "bench done: bench/results/results.md"

@@ -29,11 +29,12 @@ am_head=$(git -C "$scratch" rev-parse HEAD)
 
 # 2. quilt, on a fresh pristine checkout; the result must equal git am's.
 git -C "$scratch" checkout -q --detach pristine
-if (cd "$scratch" && QUILT_PATCHES=$P QUILT_SERIES=series quilt push -a -q --fuzz=0 >/dev/null 2>"$WQ61_CACHE/quilt.err") ||
-   [ ${#series[@]} -eq 0 ]; then
+quilt_ok=1
+(cd "$scratch" && QUILT_PATCHES=$P QUILT_SERIES=series quilt push -a -q --fuzz=0 >/dev/null 2>"$WQ61_CACHE/quilt.err") || quilt_ok=0
+rm -rf "$scratch/.pc"
+if [ $quilt_ok = 1 ] || [ ${#series[@]} -eq 0 ]; then
 	# Stage everything (quilt creates files git does not track yet) and
 	# compare the tree with git am's result.
-	rm -rf "$scratch/.pc"
 	git -C "$scratch" add -A -f	# Debian's .gitignore ignores the top level
 	if [ $am_ok = 1 ] && ! git -C "$scratch" diff --cached --quiet "$am_head"; then
 		ko "quilt push -a --fuzz=0: result differs from git am"
@@ -44,7 +45,6 @@ if (cd "$scratch" && QUILT_PATCHES=$P QUILT_SERIES=series quilt push -a -q --fuz
 else
 	ko "quilt push -a --fuzz=0: $(tail -2 "$WQ61_CACHE/quilt.err" | tr '\n' ' ')"
 fi
-rm -rf "$scratch/.pc"
 git -C "$scratch" reset -q --hard
 git -C "$scratch" clean -fdq
 

@@ -46,7 +46,6 @@ kernel=$out/arch/x86/boot/bzImage
 [ -f "$kernel" ] || die "no $flavour kernel at $kernel: run scripts/build.sh $flavour"
 conf=$WQ61_TOP/tests/topology/$preset.conf
 [ -f "$conf" ] || die "unknown preset '$preset' (have: $(cd "$WQ61_TOP/tests/topology" && ls *.conf | sed 's/\.conf//' | xargs))"
-QEMU_EXTRA=()
 . "$conf"
 [ $interactive -eq 1 ] || [ $# -gt 0 ] || die "no command given"
 
@@ -74,7 +73,7 @@ if [ "${WQ61_KVM:-0}" = 1 ]; then accel=kvm; fi
 # dies with a backtrace on the console, which says where it was stuck.
 cmdline="console=ttyS0,115200 panic=-1 unknown_nmi_panic rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose ro init=$WQ61_TOP/scripts/guest-init.sh $append"
 qemu=(qemu-system-x86_64 -machine q35,accel=$accel -cpu "$QEMU_CPU" -smp "$QEMU_SMP"
-      -m "$QEMU_MEM" "${QEMU_NUMA[@]}" "${QEMU_EXTRA[@]}" -kernel "$kernel" -append "$cmdline"
+      -m "$QEMU_MEM" "${QEMU_NUMA[@]}" -kernel "$kernel" -append "$cmdline"
       -display none -no-reboot -vga none -nic none
       -monitor unix:"$rundir/monitor.sock",server=on,wait=off
       -fsdev local,id=root,path=/,readonly=on,security_model=none,multidevs=remap

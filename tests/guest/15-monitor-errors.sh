@@ -28,9 +28,8 @@ expect "no debug info" 1 "debug info is missing" drgn -q -k --no-default-symbols
 expect "bad REGEX" 1 "invalid REGEX" python3 "$mon" -i 0 '('
 expect "negative interval" 1 "must not be negative" python3 "$mon" -i -1
 expect "non-numeric interval" 2 "invalid float value" python3 "$mon" -i abc
-# As a plain python3 script with the default debug info search (the guest
-# links /lib/modules/$(uname -r)/build to the build tree, as a Debian
-# admin's -dbg package would provide vmlinux).
+# As a plain python3 script with drgn's default vmlinux search (the guest
+# puts vmlinux where a distro's debug package would, see guest-init.sh).
 out=$(python3 "$mon" -i 0 '^events$') || { echo "plain python3 run failed: $out"; bad=1; }
 echo "$out" | grep -Eq '^events +[0-9]+ ' || { echo "plain python3 run: no events row: $out"; bad=1; }
 [ $bad = 0 ] || fail "wq_monitor.py error handling"

@@ -13,6 +13,6 @@ ls "$dir"
 [ $rc -eq 124 ] || { echo "want 124 (lost)"; exit 1; }
 [ -f "$dir/console.log.lost-1" ] || { echo "first lost boot's console not kept"; exit 1; }
 # The NMI's backtrace only shows if the kernel got far enough to handle it
-# (at 6 s it may still be decompressing): informational here.
+# (at 3 s it may still be decompressing): informational here.
 grep -h -m1 'NMI received for unknown reason' "$dir"/console.log* || echo "(no NMI backtrace: guest too early)"
 grep -q 'userspace not up after 3s' "$dir/boot-stalled" || { echo "no reason recorded"; exit 1; }

@@ -11,9 +11,9 @@ copy=$(mktemp -d)
 trap 'rm -rf "$copy"' EXIT
 git -C "$top" ls-files -z | (cd "$top" && xargs -0 cp --parents -t "$copy")
 victim=
-while read -r p; do
-	grep -q '^+++ b/kernel/workqueue.c' "$copy/patches/$p" && victim=$copy/patches/$p
-done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$copy/patches/series")
+for p in $(. "$copy/scripts/common.sh" && series_list); do
+	if grep -q '^+++ b/kernel/workqueue.c' "$copy/patches/$p"; then victim=$copy/patches/$p; fi
+done
 [ -n "$victim" ] || { echo "no patch touches kernel/workqueue.c"; exit 1; }
 name=$(basename "$victim")
 # Corrupt the first context line of the first hunk: git am must refuse.
