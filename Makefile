@@ -11,9 +11,9 @@ S := scripts
 .PHONY: help deps prepare apply build build-baseline modules run shell check \
 	check-baseline check-series bench export import clean-runs
 
+## make help     this list
 help:
-	@sed -n 's/^## //p' README.md | head -40 || true
-	@echo "targets: run shell check check-series bench build build-baseline export import"
+	@sed -n 's/^## make /  make /p' $(firstword $(MAKEFILE_LIST))
 
 deps:
 	@$(S)/deps.sh
@@ -34,11 +34,11 @@ build-baseline: deps
 
 ## make run      build the patched kernel, boot it (PRESET=big) and show it working
 run: build
-	@$(S)/vm.sh -f $(FLAVOUR) -p $(PRESET) -a "$(APPEND)" -- $(CURDIR)/scripts/demo.sh
+	@$(S)/vm.py -f $(FLAVOUR) -p $(PRESET) -a "$(APPEND)" -- $(CURDIR)/scripts/demo.sh
 
 ## make shell    interactive shell in the guest (exit to power off)
 shell: build
-	@$(S)/vm.sh -f $(FLAVOUR) -p $(PRESET) -a "$(APPEND)" -i
+	@$(S)/vm.py -f $(FLAVOUR) -p $(PRESET) -a "$(APPEND)" -i
 
 ## make check    build if needed, boot, run every test; "N passed, N failed"
 check:

@@ -8,22 +8,23 @@
 
 PATCHES=$WQ61_TOP/patches
 stamp=$WQ61_CACHE/series.applied
-want=$(series_hash)
+# The base (fixups) is part of what was applied.
+want="$(series_hash)-$(git -C "$WQ61_GIT" rev-parse base)"
 head=$(git -C "$WQ61_SRC_patched" rev-parse HEAD)
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want $head" ]; then
 	log "series unchanged, nothing to apply"
 	exit 0
 fi
 
-# A persistent scratch worktree: resetting it to pristine touches only what
+# A persistent scratch worktree: resetting it to base touches only what
 # the previous series changed, far cheaper than a fresh 75k-file checkout.
 scratch=$WQ61_CACHE/am-scratch
 if ! git -C "$scratch" rev-parse -q --verify HEAD >/dev/null 2>&1; then
 	rm -rf "$scratch"; git -C "$WQ61_GIT" worktree prune
-	git -C "$WQ61_GIT" worktree add -q --detach "$scratch" pristine
+	git -C "$WQ61_GIT" worktree add -q --detach "$scratch" base
 fi
 git -C "$scratch" am --abort >/dev/null 2>&1 || true
-git -C "$scratch" checkout -q -f --detach pristine
+git -C "$scratch" checkout -q -f --detach base
 git -C "$scratch" clean -q -fdx
 n=0
 while read -r p; do
@@ -43,7 +44,7 @@ fi
 # yet: refuse to throw them away.
 cur=$(git -C "$WQ61_SRC_patched" rev-parse HEAD)
 if [ -f "$stamp" ] && [ "$cur" != "$(cut -d' ' -f2 "$stamp")" ] &&
-   [ "$cur" != "$(git -C "$WQ61_GIT" rev-parse pristine)" ] && [ -z "${WQ61_FORCE_IMPORT:-}" ]; then
+   [ "$cur" != "$(git -C "$WQ61_GIT" rev-parse base)" ] && [ -z "${WQ61_FORCE_IMPORT:-}" ]; then
 	die "branch wq61 has commits not exported to patches/ ('make export' first, or WQ61_FORCE_IMPORT=1 to drop them)"
 fi
 git -C "$WQ61_SRC_patched" reset -q --hard "$new"

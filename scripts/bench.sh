@@ -23,7 +23,7 @@ mode=${WQ61_BENCH_MODE:-side}
 how="booted one after the other, ABBA"; [ "$mode" = side ] && how="booted side by side, in step"
 bench_boot() { # BOOT FLAVOUR [VM ARGS]: one guest running the benchmarks
 	local b=$1 f=$2; shift 2
-	"$WQ61_TOP/scripts/vm.sh" -q -f "$f" -p "$preset" -r "$work/$b-$f" -e WQ61_BENCH_BOOT="$b" "$@" \
+	"$WQ61_TOP/scripts/vm.py" -q -f "$f" -p "$preset" -r "$work/$b-$f" -e WQ61_BENCH_BOOT="$b" "$@" \
 		-- "$WQ61_TOP/bench/run-in-guest.sh" > "$work/$b-$f.log" 2>&1
 }
 # in_step DIR1 DIR2 PID1 PID2: while both guests run, release both from a
@@ -60,7 +60,6 @@ for ((p = 0; p < pairs; p++)); do
 	order="baseline patched"; [ $((p % 2)) = 1 ] && order="patched baseline"
 	for f in $order; do
 		log "bench boot $boot: $f ($((p + 1))/$pairs)"
-		# (vm.sh boots a guest lost while booting again)
 		rc=0; bench_boot $boot $f || rc=$?
 		[ $rc = 0 ] || { cat "$work/$boot-$f.log"; die "bench boot $boot ($f) failed (rc $rc)"; }
 		boot=$((boot + 1))

@@ -11,11 +11,18 @@ ok() { passes=$((passes + 1)); echo "ok   $*"; }
 ko() { fails=$((fails + 1)); echo "FAIL $*"; }
 [ ${#series[@]} -gt 0 ] || log "patches/series is empty"
 
+# A persistent worktree of its own (src-patched and its build stay
+# untouched); reset, not recreated, so that files keep their timestamps and
+# the builds below stay incremental. The series is checked on pristine:
+# what users apply it to (the test-kernel fixups are not theirs).
 scratch=$WQ61_CACHE/check-series
-git -C "$WQ61_GIT" worktree remove --force "$scratch" 2>/dev/null || rm -rf "$scratch"
-git -C "$WQ61_GIT" worktree prune
-git -C "$WQ61_GIT" worktree add -q --detach "$scratch" pristine
-trap 'git -C "$WQ61_GIT" worktree remove --force "$scratch" 2>/dev/null' EXIT
+if ! git -C "$scratch" rev-parse -q --verify HEAD >/dev/null 2>&1; then
+	rm -rf "$scratch"; git -C "$WQ61_GIT" worktree prune
+	git -C "$WQ61_GIT" worktree add -q --detach "$scratch" pristine
+fi
+git -C "$scratch" am --abort >/dev/null 2>&1 || true
+git -C "$scratch" checkout -q -f --detach pristine
+git -C "$scratch" clean -q -fdx
 
 # 1. git am
 am_ok=1
@@ -97,6 +104,14 @@ if [ $am_ok = 1 ] && [ ${#series[@]} -gt 0 ]; then
 			python3 -m py_compile "$scratch/$py" && ok "python syntax at $i: $py" || ko "python syntax at $i: $py"
 		done
 	done
+fi
+# 5. the whole series under other configs (Debian's, !SMP, ...).
+if [ $am_ok = 1 ]; then
+	git -C "$scratch" checkout -q --detach "$am_head"
+	while IFS= read -r line; do
+		echo "$line"
+		case $line in "ok   "*) passes=$((passes + 1));; "FAIL "*) fails=$((fails + 1));; esac
+	done < <("$WQ61_TOP/scripts/check-configs.sh" "$scratch")
 fi
 echo "$passes passed, $fails failed"
 [ $fails -eq 0 ]

@@ -7,8 +7,9 @@ export WQ61_CACHE=${WQ61_CACHE:-$HOME/.cache/wq61}
 WQ61_TARBALL=${WQ61_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 WQ61_JOBS=${WQ61_JOBS:-$(( $(nproc) + 1 ))}
 
-# One git repository holds the pristine tree (tag "pristine") and the
-# patched branch "wq61"; each flavour has its own worktree and O= dir so
+# One git repository holds the pristine tree (tag "pristine"), the base of
+# the test kernels (tag "base" = pristine + fixups/) and the patched branch
+# "wq61" (base + patches/); each flavour has its own worktree and O= dir so
 # that baseline and patched can be built and kept side by side.
 WQ61_GIT=$WQ61_CACHE/git
 WQ61_SRC_baseline=$WQ61_CACHE/src-baseline
@@ -40,6 +41,11 @@ die() { printf '[wq61] error: %s\n' "$*" >&2; exit 1; }
 series_list() {
 	[ -f "$WQ61_TOP/patches/series" ] || return 0
 	awk '!/^[[:space:]]*#/ && NF {print $1}' "$WQ61_TOP/patches/series"
+}
+# The test-kernel fixups (fixups/series), in order.
+fixups_list() {
+	[ -f "$WQ61_TOP/fixups/series" ] || return 0
+	awk '!/^[[:space:]]*#/ && NF {print $1}' "$WQ61_TOP/fixups/series"
 }
 # A hash of patches/series and every patch it lists: "has the series changed?"
 series_hash() {

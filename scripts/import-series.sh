@@ -1,6 +1,6 @@
 #!/bin/bash
 # Developer loop, repo -> kernel: reset branch wq61 of the kernel tree to
-# pristine + patches/series (git am). Refuses to drop unexported commits
+# base (pristine + fixups/) + patches/series (git am). Refuses to drop unexported commits
 # unless WQ61_FORCE_IMPORT=1.
 . "$(dirname "$0")/common.sh"
 exec "$WQ61_TOP/scripts/apply-series.sh"

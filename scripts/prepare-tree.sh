@@ -1,7 +1,10 @@
 #!/bin/bash
 # Unpack Debian's linux-source-6.1 once into $WQ61_CACHE/git as a pristine
-# git tree (tag "pristine") with two worktrees: src-baseline (pristine,
-# detached) and src-patched (branch wq61, where patches/ gets applied).
+# git tree (tag "pristine"), commit the test-kernel fixups (fixups/series)
+# on top of it as tag "base", and keep two worktrees: src-baseline (base,
+# detached) and src-patched (branch wq61, where patches/ gets applied onto
+# base). Users apply patches/ to Debian's tree; fixups/ only makes our test
+# kernels boot reliably (fixups/README.md).
 . "$(dirname "$0")/common.sh"
 
 [ -f "$WQ61_TARBALL" ] || die "$WQ61_TARBALL missing: run scripts/deps.sh (apt-get install linux-source-6.1)"
@@ -24,4 +27,35 @@ if ! git -C "$WQ61_GIT" rev-parse -q --verify pristine >/dev/null 2>&1; then
 	git worktree add -q --detach "$WQ61_SRC_baseline" pristine
 	git worktree add -q -B wq61 "$WQ61_SRC_patched" pristine
 	log "pristine tree ready: $ver"
+fi
+
+# The base of both 6.1 flavours: pristine + fixups/, one commit per fixup,
+# made without a worktree (a temporary index), so that changing fixups/
+# rewrites nothing but the files they touch.
+fixups_hash=$( { cat "$WQ61_TOP/fixups/series" 2>/dev/null
+	fixups_list | while read -r p; do cat "$WQ61_TOP/fixups/$p"; done; } | sha1sum | cut -d' ' -f1)
+if [ "$(cat "$WQ61_CACHE/base.fixups" 2>/dev/null)" != "$fixups_hash" ] ||
+   ! git -C "$WQ61_GIT" rev-parse -q --verify base >/dev/null; then
+	tmp=$(mktemp -d)
+	export GIT_INDEX_FILE=$tmp/index
+	head=$(git -C "$WQ61_GIT" rev-parse pristine)
+	git -C "$WQ61_GIT" read-tree "$head"
+	while read -r p; do
+		f=$WQ61_TOP/fixups/$p
+		[ -f "$f" ] || die "fixups/series lists $p, which does not exist"
+		git -C "$WQ61_GIT" apply --cached "$f" 2>"$tmp/err" || { cat "$tmp/err" >&2; die "fixup does not apply: $p"; }
+		git mailinfo "$tmp/msg" "$tmp/patch" < "$f" > "$tmp/info"
+		subj=$(sed -n 's/^Subject: //p' "$tmp/info")
+		head=$(printf '%s\n\n%s\n' "$subj" "$(cat "$tmp/msg")" |
+			git -C "$WQ61_GIT" commit-tree "$(git -C "$WQ61_GIT" write-tree)" -p "$head")
+	done < <(fixups_list)
+	unset GIT_INDEX_FILE
+	rm -rf "$tmp"
+	git -C "$WQ61_GIT" tag -f base "$head" >/dev/null
+	echo "$fixups_hash" > "$WQ61_CACHE/base.fixups"
+	log "base = pristine + $(fixups_list | wc -l) test-kernel fixup(s)"
+fi
+# The baseline worktree follows base (only the fixups' files change).
+if [ "$(git -C "$WQ61_SRC_baseline" rev-parse HEAD)" != "$(git -C "$WQ61_GIT" rev-parse base)" ]; then
+	git -C "$WQ61_SRC_baseline" checkout -q -f --detach base
 fi

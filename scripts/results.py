@@ -6,7 +6,10 @@ a kernel log.
   results.py kunit DMESG PREFIX  the same for every KUnit test case
 
 Leaf test cases are counted, not suites. A KUnit suite that starts but
-never reports a result (crash mid-suite) is reported as a failure.
+never reports a result (crash mid-suite) is reported as a failure. TAP
+tests that the plan ("1..N", and the names tests/run-in-guest.sh lists on
+its "# wq61-tests:" line) promised but that never reported (the guest died
+or was lost) are failures too: "# not run".
 """
 import re
 import sys
@@ -23,14 +26,30 @@ def verdict(ok, directive):
     return 'PASS' if ok == 'ok' else 'FAIL'
 
 
+PLAN = re.compile(r'^1\.\.(\d+)')
+NAMES = re.compile(r'^# wq61-tests:(.*)$')
+
+
 def tap(path, prefix):
-    out = []
+    out, seen, plan, names = [], set(), 0, []
     with open(path, errors='replace') as f:
         for line in f:
-            m = RESULT.match(line.rstrip('\n'))
+            line = line.rstrip('\n')
+            m = PLAN.match(line)
+            if m:
+                plan = int(m.group(1))
+            m = NAMES.match(line)
+            if m:
+                names = m.group(1).split()
+            m = RESULT.match(line)
             if m and not m.group(1):
+                seen.add(int(m.group(3)))
                 out.append((verdict(m.group(2), m.group(5)), f'{prefix}/{m.group(4)}',
                             m.group(5) or ''))
+    for n in range(1, plan + 1):
+        if n not in seen:
+            name = names[n - 1] if n <= len(names) else f'test-{n}'
+            out.append(('FAIL', f'{prefix}/{name}', '# not run'))
     return out
 
 

@@ -7,15 +7,21 @@ pattern=${1:-*}
 tests=()
 for t in "$top"/tests/guest/$pattern; do
 	case "$(basename "$t")" in [0-9][0-9]-*) ;; *) continue;; esac
-	[ -x "$t" ] && tests+=("$t")
+	tests+=("$t")
 done
 echo "TAP version 13"
 echo "1..${#tests[@]}"
+# The names, so that tests which never report (the guest died) can be
+# named as "not run" by scripts/results.py.
+names=(); for t in "${tests[@]}"; do n=$(basename "$t"); names+=("${n%.*}"); done
+echo "# wq61-tests: ${names[*]}"
 i=0
 for t in "${tests[@]}"; do
 	i=$((i + 1))
 	name=$(basename "$t"); name=${name%.*}
 	echo "# ---- $name"
+	# A test without its run bit fails rather than vanish from the count.
+	[ -x "$t" ] || { echo "not ok $i $name # not executable"; continue; }
 	timeout -k 5 "${WQ61_TEST_TIMEOUT:-300}" "$t" 2>&1 | sed 's/^/# /'
 	rc=${PIPESTATUS[0]}
 	case $rc in

@@ -5,14 +5,14 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 dir=$WQ61_RESDIR/baseline-starvation
 rc=0
-"$top/scripts/vm.sh" -q -f baseline -p small -r "$dir" -- '
+"$top/scripts/vm.py" -q -f baseline -p small -r "$dir" -- '
 	insmod $WQ61_MODULES/wq61_hog.ko || exit 1
 	for i in 1 2 3; do
 		echo "starve 3 300" > /sys/kernel/debug/wq61_hog/ctl || exit 1
 		cat /sys/kernel/debug/wq61_hog/ctl
 	done' || rc=$?
 cat "$dir/output" 2>/dev/null
-[ $rc -eq 0 ] || { echo "baseline guest run failed ($rc)"; exit 1; }
+[ "$(cat "$dir/verdict")" = passed ] || { echo "baseline guest run: $(cat "$dir/verdict")"; exit 1; }
 n=0
 for w in $(sed -n 's/^wait_us=\([0-9]*\) .*/\1/p' "$dir/output"); do
 	n=$((n + 1))
