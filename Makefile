@@ -9,7 +9,7 @@ APPEND ?=
 S := scripts
 
 .PHONY: help deps prepare apply build build-baseline modules run shell check \
-	check-baseline check-series bench export import clean-runs
+	check-baseline check-series bench boot-loop export import clean-runs
 
 ## make help     this list
 help:
@@ -24,6 +24,7 @@ prepare: deps
 apply: prepare
 	@$(S)/apply-series.sh
 
+## make build    build FLAVOUR (patched) and its test modules (build-baseline: 6.1)
 build: deps
 	@$(S)/build.sh $(FLAVOUR)
 	@$(S)/build-modules.sh $(FLAVOUR)
@@ -51,11 +52,17 @@ check-baseline:
 check-series: deps
 	@$(S)/check-series.sh
 
-## make bench    baseline vs patched, booted alternately; bench/results/
+## make bench    baseline vs patched: wall clock and instruction counts; bench/results/
 bench: deps
 	@$(S)/bench.sh
 
-## make export   kernel tree commits (pristine..wq61) -> patches/
+## make boot-loop  N boots (N=100, P=2 at a time) of FLAVOUR/PRESET: lost boots
+N ?= 100
+P ?= 2
+boot-loop: deps
+	@$(S)/boot-loop.sh $(FLAVOUR) $(N) $(P) $(PRESET)
+
+## make export   kernel tree commits (base..wq61) -> patches/
 export:
 	@$(S)/export-series.sh
 

@@ -21,6 +21,26 @@ barrier() {
 	echo "barrier $1: no go from the host after 300 s"; exit 1
 }
 
+# Under -icount (the bench1 preset: one vCPU, guest clock = retired
+# instructions) the module's nanoseconds are instruction counts: the
+# deterministic figures, one set per boot.
+if [ "${WQ61_BENCH_KIND:-wall}" = icount ]; then
+	bench() { # MODE ITEMS RUNS NAME UNIT FIELD
+		dmesg -C
+		insmod "$WQ61_MODULES/wq61_bench.ko" mode=$1 items=$2 runs=$3 ||
+			{ echo "wq61_bench mode=$1 failed"; dmesg | tail; exit 1; }
+		rmmod wq61_bench
+		dmesg | sed -n "s/.*wq61_bench: mode=$1 run=\([0-9]*\) .*$6=\([0-9]*\).*/\1 \2/p" |
+		while read -r r v; do row "$4" "$5" "$r" "$v"; done
+	}
+	bench percpu "$items" "$runs" icount_queue_execute_percpu instructions/item ns_per_item
+	bench unbound "$items" "$runs" icount_queue_execute_unbound instructions/item ns_per_item
+	bench tick 100 "$runs" icount_tick_on_kworker instructions/tick ns_per_tick
+	bench wake "$items" "$runs" icount_worker_wakeup instructions/round-trip ns_per_round
+	echo "bench rows: $(wc -l < "$csv")"
+	exit 0
+fi
+
 # 1. queue-and-execute cost of a trivial work item, per-cpu and unbound
 for mode in percpu unbound; do
 	barrier queue_$mode
@@ -39,8 +59,11 @@ barrier loop
 dmesg -C
 insmod "$WQ61_MODULES/wq61_bench.ko" mode=loop items=1000 runs=5 || { echo "loop failed"; exit 1; }
 rmmod wq61_bench
-dmesg | sed -n 's/.*wq61_bench: mode=loop run=\([0-9]*\) ms=[0-9]* iters_per_ms=\([0-9]*\).*/\1 \2/p' |
-while read -r r v; do row kworker_loop_throughput iters/ms "$r" "$v"; done
+dmesg | sed -n 's/.*wq61_bench: mode=loop run=\([0-9]*\) ms=[0-9]* iters_per_ms=\([0-9]*\) iters_per_cpu_ms=\([0-9]*\).*/\1 \2 \3/p' |
+while read -r r v c; do
+	row kworker_loop_throughput iters/ms "$r" "$v"
+	row kworker_loop_per_cpu_ms iters/cpu-ms "$r" "$c"
+done
 
 # 3. starvation latency: a 1 s spinner on CPU 1, a short item queued 2 ms
 #    later on the same CPU and workqueue; the short item's wait

@@ -65,6 +65,24 @@ for ((p = 0; p < pairs; p++)); do
 		boot=$((boot + 1))
 	done
 done
+# Instruction counts: one vCPU under -icount (preset bench1), where the
+# guest's clock counts retired instructions. Host load cannot move these,
+# so the pair's two guests simply run at the same time.
+icount_boots=${WQ61_BENCH_ICOUNT_BOOTS:-3}
+for ((k = 0; k < icount_boots; k++)); do
+	log "instruction counts $((k + 1))/$icount_boots: baseline and patched (bench1, -icount)"
+	for f in baseline patched; do
+		b=$((2 * k)); [ $f = patched ] && b=$((b + 1))
+		"$WQ61_TOP/scripts/vm.py" -q -f $f -p bench1 -t 1800 -r "$work/icount-$b-$f" \
+			-e WQ61_BENCH_BOOT=$b -e WQ61_BENCH_KIND=icount -- "$WQ61_TOP/bench/run-in-guest.sh" \
+			> "$work/icount-$b-$f.log" 2>&1 &
+	done
+	wait || true
+	for f in "$work"/icount-*-*/; do
+		[ "$(cat "$f/verdict" 2>/dev/null)" = passed ] ||
+			{ cat "${f%/}.log"; die "icount bench boot ${f##*/icount-} failed: $(cat "$f/verdict" 2>/dev/null)"; }
+	done
+done
 cat "$work"/*/bench.csv > "$work/raw.csv"
 python3 "$WQ61_TOP/bench/report.py" "$work/raw.csv" "$WQ61_TOP/bench/results" \
 	"preset $preset, $pairs pairs ($how), $(git -C "$WQ61_TOP" describe --always --dirty 2>/dev/null)"

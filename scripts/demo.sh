@@ -24,11 +24,14 @@ echo 0 > $T
 echo "=== the same with detection disabled (cpu_intensive_thresh_us=0)"
 echo "starve $cpu 300" > $ctl && echo "    $(cat $ctl)"
 echo "$thresh" > $T
-echo "=== one 100 ms item per CPU on wq61_hog_count, 4 hogs of report_fn"
-echo "burn $(nproc) 100" > $ctl && echo "    $(cat $ctl)"
+# On CPUs 0 and 1 only: CPUtime is sampled at scheduler ticks, and a TCG
+# guest whose vCPUs outnumber the host's cores loses the ticks of vCPUs the
+# host is not running, so a burn spread over all 16 vCPUs would read low.
+echo "=== four 250 ms items on CPUs 0-1 of wq61_hog_count (1 s of CPU), 4 hogs of report_fn"
+echo "burn 4 250 2" > $ctl && echo "    $(cat $ctl)   (cpu_us: CPU time the scheduler charged them)"
 for i in 1 2 3 4; do echo "report $cpu 60" > $ctl; done
 sleep 1
-echo "=== tools/workqueue/wq_monitor.py -i 0 'wq61|events\$'"
+echo "=== tools/workqueue/wq_monitor.py -i 0 'wq61|events\$'  (wq61_hog_count's CPUtime: ~1 s, as above)"
 drgn -q -k -s "$WQ61_VMLINUX" "$mon" -i 0 'wq61|events$'
 echo "=== dmesg: reports"
 dmesg | grep 'hogged CPU' | sed 's/^/    /'

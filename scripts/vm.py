@@ -80,7 +80,7 @@ def read_preset(name):
         die("unknown preset '%s' (have: %s)" % (name, ' '.join(have)))
     script = ('set -e; . "$1"; printf "%s\\0" "$QEMU_CPU" "$QEMU_SMP" "$QEMU_MEM"; '
               'for v in ${!EXPECT_*}; do printf "%s=%s\\0" "$v" "${!v}"; done; '
-              'printf "\\0"; printf "%s\\0" "${QEMU_NUMA[@]}"')
+              'printf "\\0"; printf "%s\\0" "${QEMU_NUMA[@]}" "${QEMU_EXTRA[@]}"')
     out = subprocess.run(['bash', '-c', script, 'preset', conf], check=True,
                          stdout=subprocess.PIPE).stdout.decode()
     head, _, numa = out.partition('\0\0')
