@@ -14,12 +14,20 @@ WQ61_JOBS=${WQ61_JOBS:-$(( $(nproc) + 1 ))}
 WQ61_GIT=$WQ61_CACHE/git
 WQ61_SRC_baseline=$WQ61_CACHE/src-baseline
 WQ61_SRC_patched=$WQ61_CACHE/src-patched
-WQ61_OUT_baseline=$WQ61_CACHE/build-baseline
-WQ61_OUT_patched=$WQ61_CACHE/build-patched
+# Each flavour's O= directory sits inside its worktree, so that both
+# flavours compile every file with the same relative paths: with the
+# settings below, ccache then serves the second flavour's build from the
+# first's objects (only the files the series changes are compiled twice).
+WQ61_OUT_baseline=$WQ61_SRC_baseline/.build
+WQ61_OUT_patched=$WQ61_SRC_patched/.build
 WQ61_RUNS=$WQ61_CACHE/runs
 
 export CCACHE_DIR=${CCACHE_DIR:-$WQ61_CACHE/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+# Paths under the cache are hashed relative to the build directory, and the
+# build directory itself is not hashed (it only names DW_AT_comp_dir in the
+# debug info, which nothing here reads).
+export CCACHE_BASEDIR=$WQ61_CACHE CCACHE_NOHASHDIR=1
 # Kernel objects embed no per-build timestamps except init/version.c;
 # fixing these keeps ccache hits across rebuilds of the same source.
 export KBUILD_BUILD_USER=wq61 KBUILD_BUILD_HOST=localhost

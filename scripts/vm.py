@@ -91,7 +91,7 @@ def read_preset(name):
 
 def guest_env(args, expect):
     """The lines of RUN-DIR/env, sourced by the guest's init."""
-    out = os.path.join(CACHE, 'build-' + args.flavour)
+    out = os.path.join(CACHE, 'src-' + args.flavour, '.build')
     env = {k: v for k, v in os.environ.items() if k.startswith('WQ61_')}
     env.update(expect)
     env.update(WQ61_TOP=TOP, WQ61_FLAVOUR=args.flavour, WQ61_PRESET=args.preset,
@@ -255,7 +255,7 @@ def boot_once(argv, args, try_no, deadline):
 
 def qemu_argv(args, preset):
     cpu, smp, mem, numa, _ = preset
-    kernel = os.path.join(CACHE, 'build-' + args.flavour, 'arch/x86/boot/bzImage')
+    kernel = os.path.join(CACHE, 'src-' + args.flavour, '.build', 'arch/x86/boot/bzImage')
     if not os.path.isfile(kernel) and 'WQ61_QEMU' not in os.environ:
         die('no %s kernel at %s: run scripts/build.sh %s' % (args.flavour, kernel, args.flavour))
     accel = 'kvm' if os.environ.get('WQ61_KVM') == '1' else 'tcg'
