@@ -18,7 +18,7 @@ mkdir -p "$out"
 progress() {
 	local out=$1 start=$2 pid=$3 est="" tty=0 every=30 n el t=0
 	[ -t 2 ] && tty=1 every=2
-	est=$(cat "$WQ61_CACHE"/objects-* 2>/dev/null | sort -n | tail -1)
+	est=$(cat "$WQ61_CACHE"/objects-* 2>/dev/null | sort -n | tail -1 || true)
 	while kill -0 "$pid" 2>/dev/null; do
 		sleep 1; t=$((t + 1))
 		[ $((t % every)) -eq 0 ] || continue

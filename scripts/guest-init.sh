@@ -1,7 +1,9 @@
 #!/bin/bash
-# PID 1 of the QEMU guest (init=). The root is the host's, read-only over
-# 9p; the run directory is mounted at /results (9p tag "results"). Runs
-# /results/cmd, saves its exit status and dmesg there, then powers off.
+# PID 1 of the QEMU guest (init=, set by scripts/vm.py). The root is the
+# host's, read-only over 9p; the run directory is mounted at /mnt/results
+# (9p tag "results", $WQ61_RESULTS). Sources its env file, prints the
+# "wq61-guest: up" line the runner's boot watchdog waits for, runs its cmd,
+# saves the exit status (rc) and dmesg there, then powers off.
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/tmp LANG=C.UTF-8 TERM=${TERM:-linux}
 mount -t proc proc /proc
