@@ -8,8 +8,17 @@ check_flavour "$flavour"
 src=$(src_of "$flavour")
 out=$(out_of "$flavour")
 
-"$WQ61_TOP/scripts/prepare-tree.sh"
-[ "$flavour" = patched ] && "$WQ61_TOP/scripts/apply-series.sh"
+if [ "$flavour" = mainline ]; then
+	"$WQ61_TOP/scripts/deps.sh" mainline
+	if [ ! -f "$src/Makefile" ]; then
+		log "unpacking $(basename "$WQ61_MAINLINE_TARBALL") into $src"
+		rm -rf "$src"; mkdir -p "$src"
+		tar -C "$src" --strip-components=1 -xJf "$WQ61_MAINLINE_TARBALL"
+	fi
+else
+	"$WQ61_TOP/scripts/prepare-tree.sh"
+	[ "$flavour" = patched ] && "$WQ61_TOP/scripts/apply-series.sh"
+fi
 mkdir -p "$out"
 
 # progress OUT START PID: while make (PID) runs, say how far it got: objects
@@ -44,8 +53,8 @@ progress() {
 # The flavour is part of the release string, so a guest knows what it runs.
 KMAKE=(make -s -C "$src" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" LOCALVERSION=-wq61-$flavour)
 
-# config/*.config for both flavours, config/FLAVOUR/*.config (symbols that
-# only the series adds) for one.
+# config/*.config for every flavour, config/FLAVOUR/*.config for one
+# (patched: symbols the series adds; mainline: 6.12's names and symbols).
 shopt -s nullglob
 frags=("$WQ61_TOP"/config/*.config "$WQ61_TOP/config/$flavour"/*.config)
 shopt -u nullglob

@@ -20,6 +20,11 @@ WQ61_SRC_patched=$WQ61_CACHE/src-patched
 # first's objects (only the files the series changes are compiled twice).
 WQ61_OUT_baseline=$WQ61_SRC_baseline/.build
 WQ61_OUT_patched=$WQ61_SRC_patched/.build
+# The reference: Debian's linux-source-6.12 (both patch sets merged
+# upstream), unpacked as is, no git; built with the same fragments.
+WQ61_MAINLINE_TARBALL=${WQ61_MAINLINE_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+WQ61_SRC_mainline=$WQ61_CACHE/src-mainline
+WQ61_OUT_mainline=$WQ61_SRC_mainline/.build
 WQ61_RUNS=$WQ61_CACHE/runs
 
 export CCACHE_DIR=${CCACHE_DIR:-$WQ61_CACHE/ccache}
@@ -37,7 +42,7 @@ src_of() { local v="WQ61_SRC_$1"; echo "${!v}"; }
 out_of() { local v="WQ61_OUT_$1"; echo "${!v}"; }
 
 check_flavour() {
-	case "$1" in baseline|patched) ;; *) die "unknown flavour '$1' (baseline|patched)";; esac
+	case "$1" in baseline|patched|mainline) ;; *) die "unknown flavour '$1' (baseline|patched|mainline)";; esac
 }
 
 T0=${T0:-$(date +%s)}

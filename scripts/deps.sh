@@ -5,6 +5,8 @@
 pkgs=(linux-source-6.1 linux-config-6.1 build-essential flex bison bc libelf-dev libssl-dev
       cpio kmod ccache quilt qemu-system-x86 python3 python3-drgn
       gnuplot-nox perl git rsync python3-ply python3-git)
+# The mainline flavour's source only when it is asked for (150 MB).
+[ "${1:-}" = mainline ] && pkgs+=(linux-source-6.12)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
