@@ -15,8 +15,12 @@ burned=$(field cpu_us "$r")
 json=$(wq_monitor -j -i 0 '^wq61_hog_count$') || fail "wq_monitor.py failed"
 note "$json"
 python3 - "$json" "$before" "$n" "$burned" <<'PY' || exit 1
-import json, sys
-row = json.loads(sys.argv[1]); before, n, burned = map(int, sys.argv[2:])
+import ast, json, sys
+try:
+    row = json.loads(sys.argv[1])
+except ValueError:                      # mainline's -j: Python dict reprs
+    row = ast.literal_eval(sys.argv[1])
+before, n, burned = map(int, sys.argv[2:])
 errs = []
 if row['started'] - before != n: errs.append(f"started {row['started']} - {before} != {n}")
 if row['completed'] != row['started']: errs.append(f"completed {row['completed']} != started {row['started']}")

@@ -5,6 +5,7 @@
 # and it runs as a plain "python3 wq_monitor.py" (not only under drgn).
 . "$(dirname "$0")/lib.sh"
 need_feature "$THRESH" "workqueue.cpu_intensive_thresh_us"
+wq61_only "mainline's wq_monitor.py does not check its arguments or environment"
 mon=$WQ61_SRC/tools/workqueue/wq_monitor.py
 [ -f "$mon" ] || fail "$mon missing"
 bad=0

@@ -8,8 +8,15 @@ note() { echo "$*"; }
 expect_message() { echo "$1" >> "$WQ61_RESULTS/expected-messages"; }
 mod() { echo "$WQ61_MODULES/$1.ko"; }
 
+# wq61_only WHAT: a test (or part) of something mainline does not have
+# (or does differently on purpose): skipped on the mainline flavour.
+wq61_only() {
+	[ "$WQ61_FLAVOUR" = mainline ] && skip "wq61 only: $1"
+	return 0
+}
+
 # Feature presence: on the baseline flavour a missing feature is a skip,
-# on the patched flavour it is a failure.
+# on the patched (and mainline) flavour it is a failure.
 THRESH=/sys/module/workqueue/parameters/cpu_intensive_thresh_us
 need_feature() { # path what
 	[ -e "$1" ] && return 0
@@ -29,8 +36,14 @@ field() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 wq_monitor() { drgn -q -k -s "$WQ61_VMLINUX" "$WQ61_SRC/tools/workqueue/wq_monitor.py" "$@"; }
 wq_stat() { # WQ KEY
 	wq_monitor -j -i 0 "^$1\$" | python3 -c '
-import json, sys
-rows = [json.loads(l) for l in sys.stdin if l.strip()]
+import ast, json, sys
+# wq61 prints JSON Lines; mainline prints Python dict reprs.
+def row(line):
+    try:
+        return json.loads(line)
+    except ValueError:
+        return ast.literal_eval(line)
+rows = [row(l) for l in sys.stdin if l.strip()]
 rows = [r for r in rows if r["name"] == sys.argv[1]]
 if len(rows) != 1:
     sys.exit("wq_monitor: %d rows for %s" % (len(rows), sys.argv[1]))
