@@ -59,7 +59,7 @@ collect() {
 			done
 		fi
 	fi
-	sed -n 's/^\(not ok\|ok\) .*/  &/p' "$dir/output" 2>/dev/null >&2 || true
+	sed -n 's/^\(not ok\|ok\) .*/  &/p' "$dir/output" >&2 2>/dev/null || true
 }
 
 # Each preset says which in-guest tests it runs (TESTS) and whether its
