@@ -19,3 +19,6 @@ grep -q 'Waiting 600 sec before mounting root' "$dir/console.log" || { echo "FAI
 grep -m1 'NMI received for unknown reason' "$dir/console.log" || { echo "FAIL: no NMI backtrace"; exit 1; }
 grep -q 'Kernel panic - not syncing: NMI' "$dir/console.log" || { echo "FAIL: NMI did not stop the guest"; exit 1; }
 echo "boot watchdog: lost verdict, stall info and NMI backtrace"
+# This lost boot was asked for: keep it out of make check's count of boots
+# lost by accident.
+mv "$dir/boots" "$dir/boots.expected"
