@@ -22,8 +22,8 @@ fi
 mkdir -p "$out"
 
 # progress OUT START PID: while make (PID) runs, say how far it got: objects
-# compiled since START and an estimate of the total from the last build
-# from scratch of any flavour. A bar on a terminal, a line every 30 s in logs.
+# compiled since START and an estimate of the total (the objects an earlier
+# build of any flavour left, i.e. what a build from scratch compiles). A bar on a terminal, a line every 30 s in logs.
 progress() {
 	local out=$1 start=$2 pid=$3 est="" tty=0 every=30 n el t=0
 	[ -t 2 ] && tty=1 every=2
@@ -91,8 +91,8 @@ if [ $brc -ne 0 ]; then
 	tail -40 "$out/build.log" >&2
 	die "$flavour: kernel build failed (full log: $out/build.log)"
 fi
-built=$(find "$out" -name '*.o' -newer "$out/.wq61-build-start" | wc -l)
-[ "$built" -gt 0 ] && echo "$built" > "$WQ61_CACHE/objects-$flavour"
+# What a build from scratch compiles: the next build's estimate.
+find "$out" -name '*.o' | wc -l > "$WQ61_CACHE/objects-$flavour"
 # Out-of-tree test modules are built against this tree.
 "${KMAKE[@]}" modules_prepare >/dev/null 2>&1
 log "$flavour: built $(cat "$out/include/config/kernel.release") in $(( $(date +%s) - start ))s"
