@@ -16,16 +16,9 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want $head" ]; then
 	exit 0
 fi
 
-# A persistent scratch worktree: resetting it to base touches only what
-# the previous series changed, far cheaper than a fresh 75k-file checkout.
+# The series is applied in a scratch worktree reset to base.
 scratch=$WQ61_CACHE/am-scratch
-if ! git -C "$scratch" rev-parse -q --verify HEAD >/dev/null 2>&1; then
-	rm -rf "$scratch"; git -C "$WQ61_GIT" worktree prune
-	git -C "$WQ61_GIT" worktree add -q --detach "$scratch" base
-fi
-git -C "$scratch" am --abort >/dev/null 2>&1 || true
-git -C "$scratch" checkout -q -f --detach base
-git -C "$scratch" clean -q -fdx
+scratch_at "$scratch" base
 n=0
 while read -r p; do
 	[ -f "$PATCHES/$p" ] || die "patches/series lists $p, which does not exist"

@@ -85,5 +85,5 @@ for ((k = 0; k < icount_boots; k++)); do
 done
 cat "$work"/*/bench.csv > "$work/raw.csv"
 python3 "$WQ61_TOP/bench/report.py" "$work/raw.csv" "$WQ61_TOP/bench/results" \
-	"preset $preset, $pairs pairs ($how), $(git -C "$WQ61_TOP" describe --always --dirty 2>/dev/null)"
+	"wall clock: preset $preset, $pairs pairs ($how); instruction counts: preset bench1, $icount_boots boots per flavour; series $(git -C "$WQ61_TOP" describe --always --dirty 2>/dev/null)"
 log "bench done: bench/results/results.md"

@@ -11,18 +11,12 @@ ok() { passes=$((passes + 1)); echo "ok   $*"; }
 ko() { fails=$((fails + 1)); echo "FAIL $*"; }
 [ ${#series[@]} -gt 0 ] || log "patches/series is empty"
 
-# A persistent worktree of its own (src-patched and its build stay
-# untouched); reset, not recreated, so that files keep their timestamps and
-# the builds below stay incremental. The series is checked on pristine:
-# what users apply it to (the test-kernel fixups are not theirs).
+# A worktree of its own (src-patched and its build stay untouched), kept
+# between runs so that the builds below stay incremental. The series is
+# checked on pristine: what users apply it to (the test-kernel fixups are
+# not theirs).
 scratch=$WQ61_CACHE/check-series
-if ! git -C "$scratch" rev-parse -q --verify HEAD >/dev/null 2>&1; then
-	rm -rf "$scratch"; git -C "$WQ61_GIT" worktree prune
-	git -C "$WQ61_GIT" worktree add -q --detach "$scratch" pristine
-fi
-git -C "$scratch" am --abort >/dev/null 2>&1 || true
-git -C "$scratch" checkout -q -f --detach pristine
-git -C "$scratch" clean -q -fdx
+scratch_at "$scratch" pristine
 
 # 1. git am
 am_ok=1

@@ -66,3 +66,17 @@ series_hash() {
 	  series_list | while read -r p; do cat "$WQ61_TOP/patches/$p" 2>/dev/null; done
 	} | sha1sum | cut -d' ' -f1
 }
+
+# scratch_at DIR REF: a persistent detached worktree DIR of the kernel
+# repository, reset to REF. Resetting touches only the files that differ,
+# far cheaper than a fresh 75k-file checkout, and unchanged files keep
+# their timestamps, so builds from it stay incremental.
+scratch_at() {
+	if ! git -C "$1" rev-parse -q --verify HEAD >/dev/null 2>&1; then
+		rm -rf "$1"; git -C "$WQ61_GIT" worktree prune
+		git -C "$WQ61_GIT" worktree add -q --detach "$1" "$2"
+	fi
+	git -C "$1" am --abort >/dev/null 2>&1 || true
+	git -C "$1" checkout -q -f --detach "$2"
+	git -C "$1" clean -q -fdx
+}
