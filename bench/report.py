@@ -2,10 +2,13 @@
 """Summarise bench rows (benchmark,unit,flavour,boot,run,value) into
 results.md (table), summary.json and a PNG plot per unit (gnuplot).
 
-Per flavour: the median of all runs, and the median of each boot. The
-ratio is patched/baseline of the medians; its spread is the range of the
-ratios of boot pairs (boots 2k and 2k+1: side by side, or one after the
-other in ABBA order), which shows how noisy the shared machine was.
+Usage: report.py RAW.csv OUTDIR "FLAVOURS" NOTE
+
+Per flavour: the median of all runs, and the median of each boot. Each
+ratio (patched/baseline, mainline/baseline, patched/mainline) is one of the
+medians; beside it, the range of the same ratio within each set of boots
+(one boot per flavour, side by side or one after the other), which shows
+how noisy the shared machine was.
 """
 import csv
 import json
@@ -22,59 +25,70 @@ def pct(sorted_vals, p):
     return sorted_vals[k - 1]
 
 
-def main(raw, outdir, note):
+# The ratios reported, numerator/denominator, when both flavours ran.
+RATIOS = [('patched', 'baseline'), ('mainline', 'baseline'), ('patched', 'mainline')]
+
+
+def main(raw, outdir, flavours, note):
+    flavours = flavours.split()
+    nf = len(flavours)
     rows = [r for r in csv.reader(open(raw)) if r and r[0] != 'benchmark']
     data = {}
     for bench, unit, flavour, boot, run, value in rows:
-        d = data.setdefault(bench, {'unit': unit, 'baseline': {}, 'patched': {}})
-        d[flavour].setdefault(int(boot), []).append(float(value))
+        d = data.setdefault(bench, {'unit': unit, **{f: {} for f in flavours}})
+        d.setdefault(flavour, {}).setdefault(int(boot), []).append(float(value))
     os.makedirs(outdir, exist_ok=True)
+    ratios = [(n, m) for n, m in RATIOS if n in flavours and m in flavours]
     summary = {}
     md = ['# Benchmark results', '', f'{note}.', '',
-          '| benchmark | unit | baseline median | patched median | patched/baseline | pair ratios (min..max) | boot-to-boot spread, baseline / patched | runs |',
-          '|---|---|---:|---:|---:|---|---:|---:|']
+          '| benchmark | unit | ' + ' | '.join(f'{f} median' for f in flavours) + ' | '
+          + ' | '.join(f'{n}/{m} (per set min..max)' for n, m in ratios)
+          + ' | boot-to-boot spread, ' + ' / '.join(flavours) + ' | runs |',
+          '|---|---|' + '---:|' * nf + '---|' * len(ratios) + '---:|---:|']
     for bench, d in sorted(data.items()):
-        b_all = [v for vs in d['baseline'].values() for v in vs]
-        p_all = [v for vs in d['patched'].values() for v in vs]
-        if not b_all or not p_all:
+        alls = {f: [v for vs in d[f].values() for v in vs] for f in flavours}
+        if not all(alls.values()):
             continue
-        bm, pm = st.median(b_all), st.median(p_all)
-        # Boots 2k and 2k+1 form pair k (ABBA order: either flavour first).
-        pair = []
-        for boot, vs in d['baseline'].items():
-            mate = boot ^ 1
-            if mate in d['patched']:
-                pair.append(st.median(d['patched'][mate]) / st.median(vs))
-        s = {'unit': d['unit'], 'baseline_median': bm, 'patched_median': pm,
-             'ratio': pm / bm if bm else None,
-             'pair_ratios': pair,
-             'baseline_boot_medians': {k: st.median(v) for k, v in d['baseline'].items()},
-             'patched_boot_medians': {k: st.median(v) for k, v in d['patched'].items()},
-             'runs': [len(b_all), len(p_all)]}
+        s = {'unit': d['unit'], 'runs': {f: len(alls[f]) for f in flavours}}
+        for f in flavours:
+            s[f + '_median'] = st.median(alls[f])
+            s[f + '_boot_medians'] = {k: st.median(v) for k, v in d[f].items()}
+            bb = list(s[f + '_boot_medians'].values())
+            # The noise floor: how far the same kernel's per-boot medians
+            # lie apart. A ratio closer to 1 than this is not resolved.
+            s[f + '_aa_spread'] = max(bb) / min(bb) - 1 if min(bb) else None
+        cells = []
+        for n, m in ratios:
+            # Boots nf*k .. nf*k+nf-1 form set k (bench.sh numbers them so).
+            per_set = []
+            for boot, vs in d[n].items():
+                mate = boot - flavours.index(n) + flavours.index(m)
+                if boot // nf == mate // nf and mate in d[m]:
+                    per_set.append(st.median(vs) / st.median(d[m][mate]))
+            r = s[n + '_median'] / s[m + '_median'] if s[m + '_median'] else None
+            s[f'{n}/{m}'] = {'ratio': r, 'per_set': per_set}
+            rng = f' ({min(per_set):.3f}..{max(per_set):.3f})' if per_set else ''
+            cells.append(f'{r:.3f}{rng}' if r is not None else '-')
         summary[bench] = s
-        spread = f'{min(pair):.3f}..{max(pair):.3f}' if pair else '-'
-        # The noise floor: how far the same (baseline) kernel's per-boot
-        # medians lie apart. A ratio closer to 1 than this is not resolved.
-        aa = []
-        for fl in ('baseline', 'patched'):
-            bb = list(s[fl + '_boot_medians'].values())
-            s[fl + '_aa_spread'] = max(bb) / min(bb) - 1 if min(bb) else None
-            aa.append(f'{100 * s[fl + "_aa_spread"]:.1f}%' if s[fl + '_aa_spread'] is not None else '-')
-        md.append(f'| {bench} | {d["unit"]} | {bm:.1f} | {pm:.1f} | '
-                  f'{s["ratio"]:.3f} | {spread} | {" / ".join(aa)} | {len(b_all)}+{len(p_all)} |')
+        aa = [f'{100 * s[f + "_aa_spread"]:.1f}%' if s[f + '_aa_spread'] is not None else '-'
+              for f in flavours]
+        md.append(f'| {bench} | {d["unit"]} | '
+                  + ' | '.join(f'{s[f + "_median"]:.1f}' for f in flavours) + ' | '
+                  + ' | '.join(cells) + f' | {" / ".join(aa)} | '
+                  + '+'.join(str(len(alls[f])) for f in flavours) + ' |')
     # Distributions over all runs: what latency goals are stated in.
-    md += ['', '| benchmark | unit | baseline p50 / p99 / max | patched p50 / p99 / max |',
-           '|---|---|---:|---:|']
+    md += ['', '| benchmark | unit | ' + ' | '.join(f'{f} p50 / p99 / max' for f in flavours) + ' |',
+           '|---|---|' + '---:|' * nf]
     for bench, d in sorted(data.items()):
         if bench not in summary:
             continue
         cols = []
-        for fl in ('baseline', 'patched'):
+        for fl in flavours:
             vs = sorted(v for r in d[fl].values() for v in r)
             q = {'p50': pct(vs, 50), 'p99': pct(vs, 99), 'max': vs[-1]}
             summary[bench][fl + '_dist'] = q
             cols.append(f'{q["p50"]:.1f} / {q["p99"]:.1f} / {q["max"]:.1f}')
-        md.append(f'| {bench} | {d["unit"]} | {cols[0]} | {cols[1]} |')
+        md.append(f'| {bench} | {d["unit"]} | ' + ' | '.join(cols) + ' |')
     md += ['', 'Boot-to-boot spread: max/min - 1 of a kernel\'s per-boot '
            'medians, i.e. how much the same kernel moves between boots; a '
            'patched/baseline ratio closer to 1 than that is within noise.', '',
@@ -82,29 +96,36 @@ def main(raw, outdir, note):
            'the guest clock counts retired instructions, so these are guest '
            'instruction counts, independent of the host\'s load. The others are '
            'wall-clock figures of TCG guests on a shared 2-core host: noisy.',
-           '', 'Ratios above 1 mean the patched kernel takes longer (for costs) '
-           'or does more (for throughput); see the unit.', '']
+           '', 'Ratios above 1 mean the first flavour takes longer (for costs) '
+           'or does more (for throughput); see the unit. mainline is 6.12 '
+           'as Debian ships it: it differs from 6.1 in far more than the '
+           'workqueue, so its ratios set the series in context, no more.', '']
     with open(os.path.join(outdir, 'summary.json'), 'w') as f:
         json.dump(summary, f, indent=2)
     with open(os.path.join(outdir, 'raw.csv'), 'w') as f:
         f.write('benchmark,unit,flavour,boot,run,value\n')
         f.writelines(','.join(r) + '\n' for r in rows)
-    # One plot per unit: baseline vs patched medians, bars show boot range.
+    # One plot per unit: each flavour's median, bars show its boot range.
     units = sorted({s['unit'] for s in summary.values()})
+    labels = {'baseline': 'baseline (6.1)', 'patched': 'patched (wq61)', 'mainline': 'mainline (6.12)'}
     for i, unit in enumerate(units):
         benches = [b for b, s in summary.items() if s['unit'] == unit]
         dat = os.path.join(outdir, f'plot{i}.dat')
         with open(dat, 'w') as f:
             for b in benches:
                 s = summary[b]
-                bb = list(s['baseline_boot_medians'].values())
-                pb = list(s['patched_boot_medians'].values())
-                f.write(f'"{b}" {s["baseline_median"]} {min(bb)} {max(bb)} '
-                        f'{s["patched_median"]} {min(pb)} {max(pb)}\n')
+                cols = []
+                for fl in flavours:
+                    bb = list(s[fl + '_boot_medians'].values())
+                    cols += [s[fl + '_median'], min(bb), max(bb)]
+                f.write(f'"{b}" ' + ' '.join(str(c) for c in cols) + '\n')
         png = f'plot-{unit.replace("/", "_per_")}.png'
+        plots = ', '.join(
+            (f'"{dat}" using {2 + 3 * j}:{3 + 3 * j}:{4 + 3 * j}' + (':xtic(1)' if j == 0 else '')
+             + f' title "{labels.get(fl, fl)}"') for j, fl in enumerate(flavours))
         gp = f'''set terminal pngcairo size 900,500
 set output "{os.path.join(outdir, png)}"
-set title "baseline vs patched ({unit}; bars: range of per-boot medians)" noenhanced
+set title "{' vs '.join(flavours)} ({unit}; bars: range of per-boot medians)" noenhanced
 set style data histogram
 set style histogram errorbars gap 2 lw 1
 set style fill solid 0.6 border -1
@@ -112,7 +133,7 @@ set ylabel "{unit}" noenhanced
 set yrange [0:*]
 set key outside bottom center horizontal
 set xtics noenhanced
-plot "{dat}" using 2:3:4:xtic(1) title "baseline (6.1)", "" using 5:6:7 title "patched (wq61)"
+plot {plots}
 '''
         r = subprocess.run(['gnuplot'], input=gp, text=True, capture_output=True)
         if r.returncode == 0:
@@ -126,4 +147,4 @@ plot "{dat}" using 2:3:4:xtic(1) title "baseline (6.1)", "" using 5:6:7 title "p
 
 
 if __name__ == '__main__':
-    main(*sys.argv[1:4])
+    main(*sys.argv[1:5])

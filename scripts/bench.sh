@@ -1,79 +1,96 @@
 #!/bin/bash
-# make bench: build both flavours, boot them in pairs (side by side, or one
-# after the other in ABBA order), same preset and command line, run
+# make bench: build the flavours, boot them in sets (side by side, or one
+# after the other in rotating order), same preset and command line, run
 # bench/run-in-guest.sh in each, then write
 # bench/results/{raw.csv,summary.json,results.md,*.png}.
 #   WQ61_BENCH_MODE side (default) or alternate;
-#   WQ61_BENCH_PAIRS (default 4) baseline/patched pairs of boots;
+#   WQ61_BENCH_PAIRS (default 4) sets of boots, one per flavour;
+#   WQ61_BENCH_FLAVOURS (default "baseline patched mainline");
 #   WQ61_BENCH_PRESET (default small: 4 vCPUs on 2 host cores is less noisy
 #   under TCG than 16; the starvation and loop benchmarks use CPU 1).
 . "$(dirname "$0")/common.sh"
 pairs=${WQ61_BENCH_PAIRS:-4}
 preset=${WQ61_BENCH_PRESET:-small}
-for f in baseline patched; do
-	"$WQ61_TOP/scripts/build.sh" $f
-	"$WQ61_TOP/scripts/build-modules.sh" $f
+# The flavours side by side: stock 6.1, wq61 and, as the reference the
+# series is measured against, mainline 6.12 (WQ61_BENCH_FLAVOURS to change).
+read -r -a flavours <<< "${WQ61_BENCH_FLAVOURS:-baseline patched mainline}"
+nf=${#flavours[@]}
+[ "$nf" -ge 2 ] || die "WQ61_BENCH_FLAVOURS: want at least two flavours"
+for f in "${flavours[@]}"; do
+	check_flavour "$f"
+	"$WQ61_TOP/scripts/build.sh" "$f"
+	"$WQ61_TOP/scripts/build-modules.sh" "$f"
 done
 work=$WQ61_CACHE/bench
 rm -rf "$work"; mkdir -p "$work"
-# side: both flavours booted at once, in step at every benchmark (default:
-# the shared host's load then hits both alike); alternate: one after the
-# other, ABBA.
+# Boot numbers: set k of the flavours is boots nf*k .. nf*k+nf-1, in the
+# order of $flavours (bench/report.py pairs them up the same way).
+# side: a set's guests run at once, in step at every benchmark (default: the
+# shared host's load then hits all alike); alternate: one after the other,
+# the order rotating between sets.
 mode=${WQ61_BENCH_MODE:-side}
-how="booted one after the other, ABBA"; [ "$mode" = side ] && how="booted side by side, in step"
+how="booted one after the other, order rotating"; [ "$mode" = side ] && how="booted side by side, in step"
 bench_boot() { # BOOT FLAVOUR [VM ARGS]: one guest running the benchmarks
 	local b=$1 f=$2; shift 2
 	"$WQ61_TOP/scripts/vm.py" -q -f "$f" -p "$preset" -r "$work/$b-$f" -e WQ61_BENCH_BOOT="$b" "$@" \
 		-- "$WQ61_TOP/bench/run-in-guest.sh" > "$work/$b-$f.log" 2>&1
 }
-# in_step DIR1 DIR2 PID1 PID2: while both guests run, release both from a
-# barrier (bench/run-in-guest.sh) once both have reached it.
+# in_step PIDS DIRS...: while all guests run, release them from a barrier
+# (bench/run-in-guest.sh) once every one has reached it.
 in_step() {
-	local f b
-	while kill -0 "$3" 2>/dev/null && kill -0 "$4" 2>/dev/null; do
+	local pids=$1 d b f all; shift
+	while true; do
+		for p in $pids; do kill -0 "$p" 2>/dev/null || return 0; done
 		for f in "$1"/at-*; do
-			b=${f##*/at-}
-			[ -e "$2/at-$b" ] && [ ! -e "$1/go-$b" ] && touch "$1/go-$b" "$2/go-$b"
+			[ -e "$f" ] || continue
+			b=${f##*/at-} all=1
+			for d in "$@"; do [ -e "$d/at-$b" ] || all=0; done
+			if [ $all = 1 ] && [ ! -e "$1/go-$b" ]; then
+				for d in "$@"; do touch "$d/go-$b"; done
+			fi
 		done
 		sleep 0.2
 	done
 }
-boot=0
 for ((p = 0; p < pairs; p++)); do
 	if [ "$mode" = side ]; then
-		log "bench pair $((p + 1))/$pairs: baseline and patched side by side"
-		# One boots while the other waits at its first barrier: two TCG
-		# guests booting at once stall in early boot far more often (the
-		# RCU-tasks self-test stall, see README).
-		bench_boot $boot baseline -e WQ61_BENCH_SYNC=1 & pb=$!
-		until [ -e "$work/$boot-baseline/at-queue_percpu" ] || ! kill -0 $pb 2>/dev/null; do sleep 0.5; done
-		bench_boot $((boot + 1)) patched -e WQ61_BENCH_SYNC=1 & pp=$!
-		in_step "$work/$boot-baseline" "$work/$((boot + 1))-patched" $pb $pp
-		rb=0 rp=0; wait $pb || rb=$?; wait $pp || rp=$?
-		[ $rb = 0 ] || { cat "$work/$boot-baseline.log"; die "bench boot $boot (baseline) failed (rc $rb)"; }
-		[ $rp = 0 ] || { cat "$work/$((boot + 1))-patched.log"; die "bench boot $((boot + 1)) (patched) failed (rc $rp)"; }
-		boot=$((boot + 2))
+		log "bench set $((p + 1))/$pairs: ${flavours[*]} side by side"
+		pids="" dirs=()
+		for ((i = 0; i < nf; i++)); do
+			b=$((nf * p + i)) f=${flavours[i]}
+			bench_boot $b "$f" -e WQ61_BENCH_SYNC=1 & pid=$!
+			pids="$pids $pid" dirs+=("$work/$b-$f")
+			# One boots while the others wait at their first barrier:
+			# TCG guests booting at once are slow to come up.
+			until [ -e "$work/$b-$f/at-queue_percpu" ] || ! kill -0 $pid 2>/dev/null; do sleep 0.5; done
+		done
+		in_step "$pids" "${dirs[@]}"
+		i=0
+		for pid in $pids; do
+			b=$((nf * p + i)) f=${flavours[i]}; i=$((i + 1))
+			rc=0; wait "$pid" || rc=$?
+			[ $rc = 0 ] || { cat "$work/$b-$f.log"; die "bench boot $b ($f) failed (rc $rc)"; }
+		done
 		continue
 	fi
-	# ABBA: the flavour that boots first alternates between pairs, so a
-	# drift in the shared host's load does not favour one flavour.
-	order="baseline patched"; [ $((p % 2)) = 1 ] && order="patched baseline"
-	for f in $order; do
-		log "bench boot $boot: $f ($((p + 1))/$pairs)"
-		rc=0; bench_boot $boot $f || rc=$?
-		[ $rc = 0 ] || { cat "$work/$boot-$f.log"; die "bench boot $boot ($f) failed (rc $rc)"; }
-		boot=$((boot + 1))
+	# The flavour that boots first rotates between sets, so that a drift
+	# in the shared host's load does not favour one flavour.
+	for ((j = 0; j < nf; j++)); do
+		i=$(( (j + p) % nf )) b=$((nf * p + (j + p) % nf)) f=${flavours[(j + p) % nf]}
+		log "bench boot $b: $f ($((p + 1))/$pairs)"
+		rc=0; bench_boot $b "$f" || rc=$?
+		[ $rc = 0 ] || { cat "$work/$b-$f.log"; die "bench boot $b ($f) failed (rc $rc)"; }
 	done
 done
 # Instruction counts: one vCPU under -icount (preset bench1), where the
 # guest's clock counts retired instructions. Host load cannot move these,
-# so the pair's two guests simply run at the same time.
+# so a set's guests simply run at the same time.
 icount_boots=${WQ61_BENCH_ICOUNT_BOOTS:-3}
 for ((k = 0; k < icount_boots; k++)); do
-	log "instruction counts $((k + 1))/$icount_boots: baseline and patched (bench1, -icount)"
-	for f in baseline patched; do
-		b=$((2 * k)); [ $f = patched ] && b=$((b + 1))
-		"$WQ61_TOP/scripts/vm.py" -q -f $f -p bench1 -t 1800 -r "$work/icount-$b-$f" \
+	log "instruction counts $((k + 1))/$icount_boots: ${flavours[*]} (bench1, -icount)"
+	for ((i = 0; i < nf; i++)); do
+		b=$((nf * k + i)) f=${flavours[i]}
+		"$WQ61_TOP/scripts/vm.py" -q -f "$f" -p bench1 -t 1800 -r "$work/icount-$b-$f" \
 			-e WQ61_BENCH_BOOT=$b -e WQ61_BENCH_KIND=icount -- "$WQ61_TOP/bench/run-in-guest.sh" \
 			> "$work/icount-$b-$f.log" 2>&1 &
 	done
@@ -85,5 +102,5 @@ for ((k = 0; k < icount_boots; k++)); do
 done
 cat "$work"/*/bench.csv > "$work/raw.csv"
 python3 "$WQ61_TOP/bench/report.py" "$work/raw.csv" "$WQ61_TOP/bench/results" \
-	"wall clock: preset $preset, $pairs pairs ($how); instruction counts: preset bench1, $icount_boots boots per flavour; series $(git -C "$WQ61_TOP" describe --always --dirty 2>/dev/null)"
+	"${flavours[*]}" "wall clock: preset $preset, $pairs sets ($how); instruction counts: preset bench1, $icount_boots boots per flavour; series $(git -C "$WQ61_TOP" describe --always --dirty 2>/dev/null)"
 log "bench done: bench/results/results.md"

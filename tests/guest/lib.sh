@@ -29,6 +29,17 @@ hog_load() {
 	[ -d /sys/kernel/debug/wq61_hog ] || insmod "$(mod wq61_hog)" || fail "cannot load wq61_hog"
 }
 hog() { echo "$*" > /sys/kernel/debug/wq61_hog/ctl || fail "hog '$*' failed"; cat /sys/kernel/debug/wq61_hog/ctl; }
+# wq61_stress module: load once; stress CMD...: run a command, print its
+# result line (a refused command returns 1, the error is on stderr).
+stress_load() {
+	[ -d /sys/kernel/debug/wq61_stress ] || insmod "$(mod wq61_stress)" || fail "cannot load wq61_stress"
+}
+stress() { echo "$*" > /sys/kernel/debug/wq61_stress/ctl && cat /sys/kernel/debug/wq61_stress/ctl; }
+# pools_settle [DEADLINE]: wait until every per-cpu worker pool's
+# nr_running has been seen at 0 (tests/guest/lib/pool_nr_running.py).
+pools_settle() {
+	drgn -q -k -s "$WQ61_VMLINUX" "$(dirname "${BASH_SOURCE[0]}")/lib/pool_nr_running.py" "$@"
+}
 # field NAME "k=v k=v": print v of NAME
 field() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 

@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wq61_stress: per-cpu work items that sleep right after running past the
+ * CPU-intensive threshold, and per-cpu work items caught by CPU hotplug.
+ *
+ * Commands are written to /sys/kernel/debug/wq61_stress/ctl and run
+ * synchronously, one at a time; reading ctl returns the result of the last
+ * command (empty after a failed one).
+ *
+ *   sleepy N SPIN_US SLEEP_US
+ *	N items on every online CPU, queued round robin on the per-cpu
+ *	workqueue "wq61_stress". Each item busy-waits SPIN_US of wall time
+ *	(cond_resched() only, never sleeping), sleeps SLEEP_US with
+ *	usleep_range(), busy-waits another 100us and returns: with a low
+ *	threshold, ticks keep landing on workers that are just going to sleep
+ *	or just waking up. 1 <= N <= 4096, SPIN_US and SLEEP_US <= 1000000.
+ *	Result: "items=Q ran=R dup=D" (Q items queued, R of them finished,
+ *	D items whose run count is not exactly 1).
+ *
+ *   hotplug CPU SPIN_MS N
+ *	A hog spinning SPIN_MS on CPU, N short items queued behind it on the
+ *	same CPU ("wq61_stress"); once the hog runs, CPU is taken offline with
+ *	remove_cpu() and brought back with add_cpu() (the latter only if the
+ *	former succeeded), then all items are waited for. CPU must be online
+ *	and not 0; SPIN_MS <= 10000, 1 <= N <= 4096. Result: "items=N ran=R
+ *	dup=D offline_ret=X online_ret=Y moved=M overlap=O": R short items
+ *	finished, D items (the hog included) whose run count is not 1, X and
+ *	Y the return values of remove_cpu() and add_cpu() (Y is -125,
+ *	-ECANCELED, when add_cpu() was not called), M short items that ran on
+ *	another CPU than CPU (timing dependent), O 1 if the hog was still
+ *	spinning when remove_cpu() returned: it spins SPIN_MS and then on
+ *	until remove_cpu() has returned (at most 30 s), so O is 0 only if
+ *	the offlining took that long.
+ *
+ * Waiting is killable. A waiter killed before its items are done returns
+ * -EINTR and leaves the items' memory allocated, so that items still queued
+ * or running never touch freed memory.
+ */
+#include <linux/module.h>
+#include <linux/workqueue.h>
+#include <linux/debugfs.h>
+#include <linux/completion.h>
+#include <linux/ktime.h>
+#include <linux/delay.h>
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/uaccess.h>
+#include <linux/mutex.h>
+#include <linux/cpumask.h>
+#include <linux/cpu.h>
+#include <linux/sched.h>
+#include <linux/smp.h>
+
+#define MAX_ITEMS	4096		/* per CPU for sleepy, in all for hotplug */
+#define MAX_US		1000000
+#define MAX_HOG_MS	10000
+#define TAIL_SPIN_US	100
+
+static struct workqueue_struct *wq;
+static struct dentry *dir;
+static DEFINE_MUTEX(ctl_mutex);		/* one command at a time */
+static char result[160];
+
+/* What a command's items share. Lives in the same allocation as the items. */
+struct stress_ctx {
+	u64 spin_ns;
+	unsigned int sleep_us;
+	atomic_t finished;		/* items that reached their end */
+	atomic_t pending;		/* +1 per queued item, +1 bias */
+	struct completion all_done;	/* pending reached 0 */
+	struct completion hog_running;	/* hotplug: the hog has started */
+	bool hog_finished;		/* hotplug: the hog stopped spinning */
+	bool offline_done;		/* hotplug: remove_cpu() returned */
+};
+
+struct stress_item {
+	struct work_struct work;
+	struct stress_ctx *ctx;
+	atomic_t runs;			/* times the function was entered */
+	int cpu;			/* CPU it was entered on, -1 if never */
+};
+
+struct stress_batch {
+	struct stress_ctx ctx;
+	unsigned int nr;
+	struct stress_item items[];
+};
+
+static struct stress_batch *batch_alloc(unsigned int nr)
+{
+	struct stress_batch *b;
+	unsigned int i;
+
+	b = kvzalloc(struct_size(b, items, nr), GFP_KERNEL | __GFP_NOWARN);
+	if (!b)
+		return NULL;
+	b->nr = nr;
+	atomic_set(&b->ctx.pending, 1);
+	init_completion(&b->ctx.all_done);
+	init_completion(&b->ctx.hog_running);
+	for (i = 0; i < nr; i++) {
+		b->items[i].ctx = &b->ctx;
+		b->items[i].cpu = -1;
+	}
+	return b;
+}
+
+static void put_pending(struct stress_ctx *ctx)
+{
+	if (atomic_dec_and_test(&ctx->pending))
+		complete(&ctx->all_done);
+}
+
+static void queue_item(struct stress_item *it, int cpu, work_func_t fn)
+{
+	INIT_WORK(&it->work, fn);
+	atomic_inc(&it->ctx->pending);
+	queue_work_on(cpu, wq, &it->work);
+}
+
+/*
+ * Wait for @done without looking like a hung task (the timed sleeps count
+ * as context switches) and give up only on a fatal signal.
+ */
+static int wait_killable(struct completion *done)
+{
+	long ret;
+
+	do {
+		ret = wait_for_completion_killable_timeout(done, 10 * HZ);
+	} while (ret == 0);
+	return ret < 0 ? -EINTR : 0;
+}
+
+/* Wait for every item of @b; on success every item function has returned. */
+static int batch_wait(struct stress_batch *b)
+{
+	put_pending(&b->ctx);		/* drop the bias: all items are queued */
+	if (wait_killable(&b->ctx.all_done)) {
+		pr_warn("wq61_stress: interrupted, leaving %u items allocated\n",
+			b->nr);
+		return -EINTR;
+	}
+	/* the last item may still be between complete() and its return */
+	flush_workqueue(wq);
+	return 0;
+}
+
+static unsigned int batch_dups(struct stress_batch *b, unsigned int nr)
+{
+	unsigned int i, dup = 0;
+
+	for (i = 0; i < nr; i++)
+		if (atomic_read(&b->items[i].runs) != 1)
+			dup++;
+	return dup;
+}
+
+static struct stress_item *enter(struct work_struct *work)
+{
+	struct stress_item *it = container_of(work, struct stress_item, work);
+
+	atomic_inc(&it->runs);
+	/* a disassociated pool's worker may run anywhere: no smp_processor_id() */
+	it->cpu = raw_smp_processor_id();
+	return it;
+}
+
+static void leave(struct stress_item *it)
+{
+	atomic_inc(&it->ctx->finished);
+	put_pending(it->ctx);
+}
+
+/* Busy for @ns of wall time; runnable throughout, never sleeping. */
+/* the longest a hotplug hog waits for its CPU to go offline */
+#define HOG_MAX_NS	(30ULL * NSEC_PER_SEC)
+
+static void busy_wait(u64 ns)
+{
+	u64 t0 = ktime_get_ns();
+
+	while (ktime_get_ns() - t0 < ns) {
+		cond_resched();
+		cpu_relax();
+	}
+}
+
+static void sleepy_fn(struct work_struct *work)
+{
+	struct stress_item *it = enter(work);
+	struct stress_ctx *ctx = it->ctx;
+
+	busy_wait(ctx->spin_ns);
+	usleep_range(ctx->sleep_us, ctx->sleep_us + 50);
+	busy_wait(TAIL_SPIN_US * NSEC_PER_USEC);
+	leave(it);
+}
+
+static int do_sleepy(unsigned int n, unsigned int spin_us, unsigned int sleep_us)
+{
+	struct stress_batch *b;
+	unsigned int i, q = 0, ran, dup;
+	int cpu, ret;
+
+	/* Sized for every possible CPU: no allocation under cpus_read_lock(). */
+	b = batch_alloc(n * num_possible_cpus());
+	if (!b)
+		return -ENOMEM;
+	b->ctx.spin_ns = (u64)spin_us * NSEC_PER_USEC;
+	b->ctx.sleep_us = sleep_us;
+
+	/* Round robin, so every CPU gets busy at once. */
+	cpus_read_lock();
+	for (i = 0; i < n; i++)
+		for_each_online_cpu(cpu)
+			queue_item(&b->items[q++], cpu, sleepy_fn);
+	cpus_read_unlock();
+
+	ret = batch_wait(b);
+	if (ret)
+		return ret;		/* b stays allocated, see above */
+	ran = atomic_read(&b->ctx.finished);
+	dup = batch_dups(b, q);
+	kvfree(b);
+	snprintf(result, sizeof(result), "items=%u ran=%u dup=%u\n", q, ran, dup);
+	return 0;
+}
+
+static void hog_fn(struct work_struct *work)
+{
+	struct stress_item *it = enter(work);
+	struct stress_ctx *ctx = it->ctx;
+
+	u64 t0 = ktime_get_ns();
+
+	complete(&ctx->hog_running);
+	busy_wait(ctx->spin_ns);
+	/*
+	 * Keep spinning until the CPU has been taken offline, so that the
+	 * offlining always happens under a running hog, however long
+	 * remove_cpu() takes here; HOG_MAX_NS bounds it should something in
+	 * the offlining wait for this very CPU's work.
+	 */
+	while (!READ_ONCE(ctx->offline_done) &&
+	       ktime_get_ns() - t0 < HOG_MAX_NS) {
+		cond_resched();
+		cpu_relax();
+	}
+	WRITE_ONCE(ctx->hog_finished, true);
+	/* not counted in "ran", which is about the short items */
+	put_pending(ctx);
+}
+
+static void short_fn(struct work_struct *work)
+{
+	leave(enter(work));
+}
+
+static int do_hotplug(int cpu, unsigned int ms, unsigned int n)
+{
+	struct stress_batch *b;
+	struct stress_item *hog;
+	unsigned int i, ran, dup, moved = 0;
+	int off_ret, on_ret = -ECANCELED, ret;
+	bool overlap;
+
+	b = batch_alloc(n + 1);		/* items[0] is the hog */
+	if (!b)
+		return -ENOMEM;
+	b->ctx.spin_ns = (u64)ms * NSEC_PER_MSEC;
+	hog = &b->items[0];
+
+	cpus_read_lock();
+	if (!cpu_online(cpu)) {
+		cpus_read_unlock();
+		kvfree(b);
+		return -EINVAL;
+	}
+	queue_item(hog, cpu, hog_fn);
+	for (i = 1; i <= n; i++)
+		queue_item(&b->items[i], cpu, short_fn);
+	cpus_read_unlock();
+
+	ret = wait_killable(&b->ctx.hog_running);
+	if (ret) {
+		pr_warn("wq61_stress: interrupted, leaving %u items allocated\n",
+			b->nr);
+		return ret;
+	}
+	off_ret = remove_cpu(cpu);
+	overlap = !READ_ONCE(b->ctx.hog_finished);
+	WRITE_ONCE(b->ctx.offline_done, true);
+	if (!off_ret)
+		on_ret = add_cpu(cpu);
+
+	ret = batch_wait(b);
+	if (ret)
+		return ret;
+	ran = atomic_read(&b->ctx.finished);
+	dup = batch_dups(b, n + 1);
+	for (i = 1; i <= n; i++)
+		if (b->items[i].cpu != cpu)
+			moved++;
+	kvfree(b);
+	snprintf(result, sizeof(result),
+		 "items=%u ran=%u dup=%u offline_ret=%d online_ret=%d moved=%u overlap=%d\n",
+		 n, ran, dup, off_ret, on_ret, moved, overlap);
+	return 0;
+}
+
+static ssize_t ctl_write(struct file *file, const char __user *ubuf,
+			 size_t len, loff_t *ppos)
+{
+	char buf[64], cmd[16];
+	unsigned int a, b, c;
+	int ret;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	if (sscanf(buf, "%15s %u %u %u", cmd, &a, &b, &c) != 4)
+		return -EINVAL;
+
+	mutex_lock(&ctl_mutex);
+	result[0] = '\0';
+	if (!strcmp(cmd, "sleepy") && a >= 1 && a <= MAX_ITEMS &&
+	    b <= MAX_US && c <= MAX_US)
+		ret = do_sleepy(a, b, c);
+	else if (!strcmp(cmd, "hotplug") && a > 0 && a < nr_cpu_ids &&
+		 b <= MAX_HOG_MS && c >= 1 && c <= MAX_ITEMS)
+		ret = do_hotplug(a, b, c);
+	else
+		ret = -EINVAL;
+	mutex_unlock(&ctl_mutex);
+	return ret ? ret : len;
+}
+
+static ssize_t ctl_read(struct file *file, char __user *ubuf, size_t len,
+			loff_t *ppos)
+{
+	ssize_t ret;
+
+	mutex_lock(&ctl_mutex);
+	ret = simple_read_from_buffer(ubuf, len, ppos, result, strlen(result));
+	mutex_unlock(&ctl_mutex);
+	return ret;
+}
+
+static const struct file_operations ctl_fops = {
+	.owner = THIS_MODULE,
+	.write = ctl_write,
+	.read = ctl_read,
+	.llseek = default_llseek,
+};
+
+static int __init wq61_stress_init(void)
+{
+	wq = alloc_workqueue("wq61_stress", 0, 0);
+	if (!wq)
+		return -ENOMEM;
+	dir = debugfs_create_dir("wq61_stress", NULL);
+	debugfs_create_file("ctl", 0600, dir, NULL, &ctl_fops);
+	return 0;
+}
+
+static void __exit wq61_stress_exit(void)
+{
+	debugfs_remove_recursive(dir);
+	/* drains whatever an interrupted command left queued */
+	destroy_workqueue(wq);
+}
+
+module_init(wq61_stress_init);
+module_exit(wq61_stress_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("wq61: sleeping and CPU-hotplug stress for per-cpu work items");
