@@ -52,7 +52,7 @@ check-baseline:
 check-series: deps
 	@$(S)/check-series.sh
 
-## make bench    baseline vs patched: wall clock and instruction counts; bench/results/
+## make bench    baseline, patched, mainline: wall clock and instruction counts; bench/results/
 bench: deps
 	@$(S)/bench.sh
 

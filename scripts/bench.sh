@@ -3,7 +3,8 @@
 # after the other in rotating order), same preset and command line, run
 # bench/run-in-guest.sh in each, then write
 # bench/results/{raw.csv,summary.json,results.md,*.png}.
-#   WQ61_BENCH_MODE side (default) or alternate;
+#   WQ61_BENCH_MODE side or alternate (default: side for two flavours,
+#   alternate for more);
 #   WQ61_BENCH_PAIRS (default 4) sets of boots, one per flavour;
 #   WQ61_BENCH_FLAVOURS (default "baseline patched mainline");
 #   WQ61_BENCH_PRESET (default small: 4 vCPUs on 2 host cores is less noisy
@@ -28,7 +29,11 @@ rm -rf "$work"; mkdir -p "$work"
 # side: a set's guests run at once, in step at every benchmark (default: the
 # shared host's load then hits all alike); alternate: one after the other,
 # the order rotating between sets.
-mode=${WQ61_BENCH_MODE:-side}
+# Three guests of 4 vCPUs side by side on a 2-core host lose ticks (the
+# starvation benchmark's p99 went from 17 to 135 ms), so with more than two
+# flavours the default is one after the other.
+dflmode=side; [ "$nf" -gt 2 ] && dflmode=alternate
+mode=${WQ61_BENCH_MODE:-$dflmode}
 how="booted one after the other, order rotating"; [ "$mode" = side ] && how="booted side by side, in step"
 bench_boot() { # BOOT FLAVOUR [VM ARGS]: one guest running the benchmarks
 	local b=$1 f=$2; shift 2
@@ -38,7 +43,7 @@ bench_boot() { # BOOT FLAVOUR [VM ARGS]: one guest running the benchmarks
 # in_step PIDS DIRS...: while all guests run, release them from a barrier
 # (bench/run-in-guest.sh) once every one has reached it.
 in_step() {
-	local pids=$1 d b f all; shift
+	local pids=$1 d b f p all; shift
 	while true; do
 		for p in $pids; do kill -0 "$p" 2>/dev/null || return 0; done
 		for f in "$1"/at-*; do

@@ -15,6 +15,19 @@ if [ "$flavour" = mainline ]; then
 		rm -rf "$src"; mkdir -p "$src"
 		tar -C "$src" --strip-components=1 -xJf "$WQ61_MAINLINE_TARBALL"
 	fi
+	# Committed as unpacked (tag "mainline"), like 6.1's pristine tree, so
+	# that a change to it, by hand or by a tool, shows in git status/diff.
+	if [ ! -d "$src/.git" ]; then
+		log "committing the mainline tree"
+		git -C "$src" init -q -b mainline-branch
+		git -C "$src" config user.name wq61; git -C "$src" config user.email wq61@localhost
+		git -C "$src" config gc.auto 0
+		echo /.build/ >> "$src/.git/info/exclude"
+		git -C "$src" add -A -f -- . ':(exclude).build'
+		ver=$(make -s -C "$src" kernelversion 2>/dev/null || echo 6.12)
+		git -C "$src" commit -q -m "Debian linux-source-6.12 ($ver), as unpacked"
+		git -C "$src" tag mainline
+	fi
 else
 	"$WQ61_TOP/scripts/prepare-tree.sh"
 	[ "$flavour" = patched ] && "$WQ61_TOP/scripts/apply-series.sh"
