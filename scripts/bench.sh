@@ -81,7 +81,8 @@ for ((p = 0; p < pairs; p++)); do
 	# The flavour that boots first rotates between sets, so that a drift
 	# in the shared host's load does not favour one flavour.
 	for ((j = 0; j < nf; j++)); do
-		i=$(( (j + p) % nf )) b=$((nf * p + (j + p) % nf)) f=${flavours[(j + p) % nf]}
+		i=$(( (j + p) % nf ))
+		b=$((nf * p + i)) f=${flavours[i]}
 		log "bench boot $b: $f ($((p + 1))/$pairs)"
 		rc=0; bench_boot $b "$f" || rc=$?
 		[ $rc = 0 ] || { cat "$work/$b-$f.log"; die "bench boot $b ($f) failed (rc $rc)"; }

@@ -22,7 +22,7 @@ guest() {
 		-- "$top/tests/guest/lib/slow-clock.sh" >/dev/null 2>&1 || true
 	v=$(cat "$dir/verdict" 2>/dev/null)
 	[ "$v" = passed ] || { echo "FAIL: guest $1: ${v:-no verdict} ($dir/console.log)"; exit 1; }
-	sed -n 's/^\(thresh\|bogomips\|scaled_line\)=/&/p' "$dir/output"
+	grep -E '^(thresh|bogomips|scaled_line)=' "$dir/output"
 }
 key() { echo "$2" | sed -n "s/^$1=//p"; }
 

@@ -41,12 +41,11 @@
 #include <linux/atomic.h>
 #include <linux/sched.h>
 
-#define RESULT_LEN	2048
+#include "wq61_ctl.h"
+
 
 static struct workqueue_struct *wq_loc, *wq_ma;
 static struct dentry *dir;
-static DEFINE_MUTEX(ctl_mutex);		/* one command at a time */
-static char result[RESULT_LEN];
 
 struct affn_item {
 	struct work_struct work;
@@ -154,11 +153,11 @@ static int do_start(int cpu, unsigned int n, unsigned int spin_us)
 	for (i = 0; i < n; i++)
 		if (is.items[i].start_cpu >= 0 && is.items[i].start_cpu < nr_cpu_ids)
 			hist[is.items[i].start_cpu]++;
-	len = scnprintf(result, RESULT_LEN, "items=%u issuer=%d hist=", n, cpu);
+	len = scnprintf(result, sizeof(result), "items=%u issuer=%d hist=", n, cpu);
 	for (c = 0; c < nr_cpu_ids; c++)
-		len += scnprintf(result + len, RESULT_LEN - len, "%s%u",
+		len += scnprintf(result + len, sizeof(result) - len, "%s%u",
 				 c ? "," : "", hist[c]);
-	scnprintf(result + len, RESULT_LEN - len, "\n");
+	scnprintf(result + len, sizeof(result) - len, "\n");
 	kfree(is.items);
 	kfree(hist);
 	return 0;
@@ -190,55 +189,21 @@ static int do_maxact(unsigned int n, unsigned int sleep_ms)
 	wait_for_completion(&done);
 	flush_workqueue(wq_ma);
 	kfree(items);
-	scnprintf(result, RESULT_LEN, "items=%u peak=%d\n", n,
+	scnprintf(result, sizeof(result), "items=%u peak=%d\n", n,
 		  atomic_read(&ma_peak));
 	return 0;
 }
 
-static ssize_t ctl_write(struct file *file, const char __user *ubuf,
-			 size_t len, loff_t *ppos)
+static int ctl_run(const char *cmd, int n, unsigned int a, unsigned int b,
+		   unsigned int c)
 {
-	char buf[64], cmd[16];
-	unsigned int a, b, c = 0;
-	int ret, n;
-
-	if (len >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, len))
-		return -EFAULT;
-	buf[len] = '\0';
-	n = sscanf(buf, "%15s %u %u %u", cmd, &a, &b, &c);
-
-	mutex_lock(&ctl_mutex);
-	if (!strcmp(cmd, "start") && n == 4 && a < nr_cpu_ids && cpu_online(a) &&
+	if (!strcmp(cmd, "start") && n == 3 && a < nr_cpu_ids && cpu_online(a) &&
 	    b > 0 && b <= 4096 && c <= 100000)
-		ret = do_start(a, b, c);
-	else if (!strcmp(cmd, "maxact") && n == 3 && a > 0 && a <= 4096 &&
-		 b <= 10000)
-		ret = do_maxact(a, b);
-	else
-		ret = -EINVAL;
-	mutex_unlock(&ctl_mutex);
-	return ret ? ret : len;
+		return do_start(a, b, c);
+	if (!strcmp(cmd, "maxact") && n == 2 && a > 0 && a <= 4096 && b <= 10000)
+		return do_maxact(a, b);
+	return -EINVAL;
 }
-
-static ssize_t ctl_read(struct file *file, char __user *ubuf, size_t len,
-			loff_t *ppos)
-{
-	ssize_t ret;
-
-	mutex_lock(&ctl_mutex);
-	ret = simple_read_from_buffer(ubuf, len, ppos, result, strlen(result));
-	mutex_unlock(&ctl_mutex);
-	return ret;
-}
-
-static const struct file_operations ctl_fops = {
-	.owner = THIS_MODULE,
-	.write = ctl_write,
-	.read = ctl_read,
-	.llseek = default_llseek,
-};
 
 static int __init wq61_affinity_init(void)
 {

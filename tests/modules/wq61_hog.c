@@ -34,10 +34,10 @@
 #include <linux/mutex.h>
 #include <linux/cpumask.h>
 
+#include "wq61_ctl.h"
+
 static struct workqueue_struct *wq_hog, *wq_itsv, *wq_count, *wq_report;
 static struct dentry *dir;
-static DEFINE_MUTEX(ctl_mutex);		/* one command at a time */
-static char result[128];
 
 struct hog_work {
 	struct work_struct work;
@@ -169,57 +169,24 @@ static int do_report(int cpu, unsigned int ms)
 	return 0;
 }
 
-static ssize_t ctl_write(struct file *file, const char __user *ubuf,
-			 size_t len, loff_t *ppos)
+static int ctl_run(const char *cmd, int n, unsigned int a, unsigned int b,
+		   unsigned int c)
 {
-	char buf[64], cmd[24];
-	unsigned int a, b, c = 0;
-	int ret, n;
-
-	if (len >= sizeof(buf))
+	if (n < 2 || b > 10000 || (n == 3 && strcmp(cmd, "burn")))
 		return -EINVAL;
-	if (copy_from_user(buf, ubuf, len))
-		return -EFAULT;
-	buf[len] = '\0';
-	n = sscanf(buf, "%23s %u %u %u", cmd, &a, &b, &c);
-	if (n < 3 || b > 10000 || (n == 4 && strcmp(cmd, "burn")))
-		return -EINVAL;
-
-	mutex_lock(&ctl_mutex);
 	if ((!strcmp(cmd, "starve") || !strcmp(cmd, "starve_intensive") ||
 	     !strcmp(cmd, "report")) && (a >= nr_cpu_ids || !cpu_online(a)))
-		ret = -EINVAL;
-	else if (!strcmp(cmd, "starve"))
-		ret = do_starve(wq_hog, a, b);
-	else if (!strcmp(cmd, "starve_intensive"))
-		ret = do_starve(wq_itsv, a, b);
-	else if (!strcmp(cmd, "burn") && a > 0 && a <= 4096)
-		ret = do_burn(a, b, c);
-	else if (!strcmp(cmd, "report"))
-		ret = do_report(a, b);
-	else
-		ret = -EINVAL;
-	mutex_unlock(&ctl_mutex);
-	return ret ? ret : len;
+		return -EINVAL;
+	if (!strcmp(cmd, "starve"))
+		return do_starve(wq_hog, a, b);
+	if (!strcmp(cmd, "starve_intensive"))
+		return do_starve(wq_itsv, a, b);
+	if (!strcmp(cmd, "burn") && a > 0 && a <= 4096)
+		return do_burn(a, b, c);
+	if (!strcmp(cmd, "report"))
+		return do_report(a, b);
+	return -EINVAL;
 }
-
-static ssize_t ctl_read(struct file *file, char __user *ubuf, size_t len,
-			loff_t *ppos)
-{
-	ssize_t ret;
-
-	mutex_lock(&ctl_mutex);
-	ret = simple_read_from_buffer(ubuf, len, ppos, result, strlen(result));
-	mutex_unlock(&ctl_mutex);
-	return ret;
-}
-
-static const struct file_operations ctl_fops = {
-	.owner = THIS_MODULE,
-	.write = ctl_write,
-	.read = ctl_read,
-	.llseek = default_llseek,
-};
 
 static void destroy_wqs(void)
 {

@@ -52,6 +52,8 @@
 #include <linux/sched.h>
 #include <linux/smp.h>
 
+#include "wq61_ctl.h"
+
 #define MAX_ITEMS	4096		/* per CPU for sleepy, in all for hotplug */
 #define MAX_US		1000000
 #define MAX_HOG_MS	10000
@@ -59,8 +61,6 @@
 
 static struct workqueue_struct *wq;
 static struct dentry *dir;
-static DEFINE_MUTEX(ctl_mutex);		/* one command at a time */
-static char result[160];
 
 /* What a command's items share. Lives in the same allocation as the items. */
 struct stress_ctx {
@@ -310,52 +310,19 @@ static int do_hotplug(int cpu, unsigned int ms, unsigned int n)
 	return 0;
 }
 
-static ssize_t ctl_write(struct file *file, const char __user *ubuf,
-			 size_t len, loff_t *ppos)
+static int ctl_run(const char *cmd, int n, unsigned int a, unsigned int b,
+		   unsigned int c)
 {
-	char buf[64], cmd[16];
-	unsigned int a, b, c;
-	int ret;
-
-	if (len >= sizeof(buf))
+	if (n != 3)
 		return -EINVAL;
-	if (copy_from_user(buf, ubuf, len))
-		return -EFAULT;
-	buf[len] = '\0';
-	if (sscanf(buf, "%15s %u %u %u", cmd, &a, &b, &c) != 4)
-		return -EINVAL;
-
-	mutex_lock(&ctl_mutex);
-	result[0] = '\0';
 	if (!strcmp(cmd, "sleepy") && a >= 1 && a <= MAX_ITEMS &&
 	    b <= MAX_US && c <= MAX_US)
-		ret = do_sleepy(a, b, c);
-	else if (!strcmp(cmd, "hotplug") && a > 0 && a < nr_cpu_ids &&
-		 b <= MAX_HOG_MS && c >= 1 && c <= MAX_ITEMS)
-		ret = do_hotplug(a, b, c);
-	else
-		ret = -EINVAL;
-	mutex_unlock(&ctl_mutex);
-	return ret ? ret : len;
+		return do_sleepy(a, b, c);
+	if (!strcmp(cmd, "hotplug") && a > 0 && a < nr_cpu_ids &&
+	    b <= MAX_HOG_MS && c >= 1 && c <= MAX_ITEMS)
+		return do_hotplug(a, b, c);
+	return -EINVAL;
 }
-
-static ssize_t ctl_read(struct file *file, char __user *ubuf, size_t len,
-			loff_t *ppos)
-{
-	ssize_t ret;
-
-	mutex_lock(&ctl_mutex);
-	ret = simple_read_from_buffer(ubuf, len, ppos, result, strlen(result));
-	mutex_unlock(&ctl_mutex);
-	return ret;
-}
-
-static const struct file_operations ctl_fops = {
-	.owner = THIS_MODULE,
-	.write = ctl_write,
-	.read = ctl_read,
-	.llseek = default_llseek,
-};
 
 static int __init wq61_stress_init(void)
 {
