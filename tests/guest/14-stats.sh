@@ -33,8 +33,7 @@ sys.exit(1 if errs else 0)
 PY
 # The table form shows the same workqueue with its columns.
 wq_monitor -i 0 '^wq61_hog_count$' | tee /tmp/table
-# 6.6 renamed CMwake to CMW/RPR when it added repatriation (affinity scopes,
-# not in wq61 yet).
-cmw=CMwake; [ "$WQ61_FLAVOUR" = mainline ] && cmw=CMW/RPR
-grep -q "total.*infl.*CPUtime.*CPUitsv.*$cmw.*mayday.*rescued" /tmp/table || fail "table header (want $cmw)"
+# CMW/RPR: cm_wakeup for per-cpu workqueues, repatriated for unbound ones
+# (6.6 renamed CMwake when it added repatriation; so does wq61).
+grep -q "total.*infl.*CPUtime.*CPUitsv.*CMW/RPR.*mayday.*rescued" /tmp/table || fail "table header (want CMW/RPR)"
 grep -Eq "^wq61_hog_count +$((before + n)) +0 " /tmp/table || fail "table row: want total $((before + n)), infl 0"

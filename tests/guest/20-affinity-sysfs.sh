@@ -7,7 +7,7 @@
 # what "default (X)" shows. Everything is restored.
 #
 # Expected: passes on mainline; skipped on baseline (no affinity scopes);
-# skipped on patched ("not in wq61 yet") until issue 9 lands.
+# passes on patched too (issue 9).
 # Stricter than mainline on purpose: wq61 rejects "cache2" (mainline matches
 # a scope name as a prefix, case-insensitively) and affinity_strict values
 # other than 0/1 (mainline takes any integer as a bool). On mainline these

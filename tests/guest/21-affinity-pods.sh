@@ -7,7 +7,7 @@
 # tools/workqueue/wq_dump.py, where it has one (mainline does).
 #
 # Expected: passes on mainline; skipped on baseline (no affinity scopes);
-# skipped on patched ("not in wq61 yet") until issue 9 lands.
+# passes on patched too (issue 9).
 . "$(dirname "$0")/lib.sh"
 need_feature "$AFFN_DFL" "workqueue.default_affinity_scope" "issue 9"
 pods=$(dirname "$0")/lib/wq_pods.py

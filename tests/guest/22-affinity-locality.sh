@@ -7,8 +7,8 @@
 # does (the issue's goal). Outcomes are counts of start CPUs, not times.
 #
 # Expected: passes on mainline; skipped on baseline (no affinity scopes; the
-# L3 share of its NUMA-node pools is printed first, for comparison); skipped the
-# same way on patched ("not in wq61 yet") until issue 9 lands.
+# L3 share of its NUMA-node pools is printed first, for comparison); passes
+# on patched too (issue 9).
 . "$(dirname "$0")/lib.sh"
 affn_load
 wq=$WQ_SYSFS/wq61_affn

@@ -9,9 +9,8 @@
 # (here 2): measured 4 for cpu/smt/cache/numa and the default, 2 for system.
 # The limit is enforced by the kernel: the peak does not depend on timing.
 #
-# Expected: passes on mainline; on baseline the default configuration is
-# checked, then skipped (no affinity scopes); the same on patched
-# ("not in wq61 yet") until issue 9 lands.
+# Expected: passes on mainline and patched (issue 9); on baseline the
+# default configuration is checked, then skipped (no affinity scopes).
 . "$(dirname "$0")/lib.sh"
 affn_load
 wq=$WQ_SYSFS/wq61_affn_ma
