@@ -36,3 +36,21 @@ drgn -q -k -s "$WQ61_VMLINUX" "$mon" -i 0 'wq61|events$'
 echo "=== dmesg: reports"
 dmesg | grep 'hogged CPU' | sed 's/^/    /'
 rmmod wq61_hog
+
+# Affinity scopes (issue 9): the default, one workqueue's scope switched
+# live, and where work items from one CPU start under two scopes.
+A=/sys/module/workqueue/parameters/default_affinity_scope
+[ -e "$A" ] || { echo "=== this kernel has no affinity scopes"; exit 0; }
+insmod "$WQ61_MODULES/wq61_affinity.ko" || exit 1
+wq=/sys/devices/virtual/workqueue/wq61_affn
+actl=/sys/kernel/debug/wq61_affinity/ctl
+echo "=== default_affinity_scope = $(cat $A); wq61_affn: affinity_scope = '$(cat $wq/affinity_scope)', affinity_strict = $(cat $wq/affinity_strict)"
+for s in cache system; do
+	echo $s > $wq/affinity_scope
+	echo "start 0 100 500" > $actl
+	echo "=== affinity_scope=$s: 100 items queued on CPU 0 started on (per CPU): $(cat $actl)"
+done
+echo default > $wq/affinity_scope
+echo "=== tools/workqueue/wq_monitor.py -i 0 'wq61_affn\$'  (CMW/RPR: repatriations)"
+drgn -q -k -s "$WQ61_VMLINUX" "$mon" -i 0 'wq61_affn$'
+rmmod wq61_affinity
