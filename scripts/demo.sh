@@ -50,7 +50,16 @@ for s in cache system; do
 	echo "start 0 100 500" > $actl
 	echo "=== affinity_scope=$s: 100 items queued on CPU 0 started on (per CPU): $(cat $actl)"
 done
+if [ -e $wq/localize ]; then
+	echo 1 > $wq/localize
+	echo "start 0 100 500" > $actl
+	echo "=== affinity_scope=system, localize=1: 100 items queued on CPU 0 started on (per CPU): $(cat $actl)"
+	dump=$WQ61_SRC/tools/workqueue/wq_dump.py
+	echo "=== tools/workqueue/wq_dump.py  (pods of each scope, pools, workqueue -> pool per CPU; wq61_affn: L)"
+	drgn -q -k -s "$WQ61_VMLINUX" "$dump" | cut -c1-120
+	echo 0 > $wq/localize
+fi
 echo default > $wq/affinity_scope
-echo "=== tools/workqueue/wq_monitor.py -i 0 'wq61_affn\$'  (CMW/RPR: repatriations)"
+echo "=== tools/workqueue/wq_monitor.py -i 0 'wq61_affn\$'  (CMW/RPR: repatriations; CPUlocal: started on the queueing CPU)"
 drgn -q -k -s "$WQ61_VMLINUX" "$mon" -i 0 'wq61_affn$'
 rmmod wq61_affinity

@@ -20,6 +20,9 @@
  *                         on, then spins SPIN_US. Result: "items=N issuer=CPU
  *                         hist=C0,C1,...": how many items started on each
  *                         possible CPU (nr_cpu_ids entries).
+ *   startw CPU N SPIN_US  the same, but the kthread waits for each item to
+ *                         finish before it queues the next,
+ *                         so every item finds an idle pool and an idle CPU
  *   maxact N SLEEP_MS     N items queued round robin on every online CPU
  *                         (queue_work_on(), which selects the pool_workqueue
  *                         of that CPU, as queueing from it does) on
@@ -54,6 +57,7 @@ struct affn_item {
 	unsigned int sleep_ms;
 	atomic_t *remaining;
 	struct completion *done;
+	struct completion fin;	/* this item is done (startw) */
 };
 
 /* maxact: items inside their function now, and the most seen */
@@ -75,6 +79,7 @@ static void start_fn(struct work_struct *work)
 	t0 = ktime_get_ns();
 	while (ktime_get_ns() - t0 < it->spin_ns)
 		cpu_relax();
+	complete(&it->fin);
 	item_done(it);
 }
 
@@ -99,6 +104,7 @@ static void maxact_fn(struct work_struct *work)
 struct issuer {
 	struct affn_item *items;
 	unsigned int n;
+	bool serial;		/* wait for each item before the next */
 	struct completion queued;
 };
 
@@ -107,17 +113,24 @@ static int issuer_fn(void *data)
 	struct issuer *is = data;
 	unsigned int i;
 
-	for (i = 0; i < is->n; i++)
+	for (i = 0; i < is->n; i++) {
 		queue_work(wq_loc, &is->items[i].work);
+		/*
+		 * Not flush_work(): its barrier is a work item of the same
+		 * pwq, which the pwq's counters would count too.
+		 */
+		if (is->serial)
+			wait_for_completion(&is->items[i].fin);
+	}
 	complete(&is->queued);
 	return 0;
 }
 
-static int do_start(int cpu, unsigned int n, unsigned int spin_us)
+static int do_start(int cpu, unsigned int n, unsigned int spin_us, bool serial)
 {
 	DECLARE_COMPLETION_ONSTACK(done);
 	atomic_t remaining = ATOMIC_INIT(n);
-	struct issuer is = { .n = n };
+	struct issuer is = { .n = n, .serial = serial };
 	struct task_struct *t;
 	unsigned int i, *hist;
 	size_t len;
@@ -136,6 +149,7 @@ static int do_start(int cpu, unsigned int n, unsigned int spin_us)
 		is.items[i].spin_ns = (u64)spin_us * NSEC_PER_USEC;
 		is.items[i].remaining = &remaining;
 		is.items[i].done = &done;
+		init_completion(&is.items[i].fin);
 		INIT_WORK(&is.items[i].work, start_fn);
 	}
 	t = kthread_create(issuer_fn, &is, "wq61_affn_issuer/%d", cpu);
@@ -199,7 +213,10 @@ static int ctl_run(const char *cmd, int n, unsigned int a, unsigned int b,
 {
 	if (!strcmp(cmd, "start") && n == 3 && a < nr_cpu_ids && cpu_online(a) &&
 	    b > 0 && b <= 4096 && c <= 100000)
-		return do_start(a, b, c);
+		return do_start(a, b, c, false);
+	if (!strcmp(cmd, "startw") && n == 3 && a < nr_cpu_ids && cpu_online(a) &&
+	    b > 0 && b <= 4096 && c <= 100000)
+		return do_start(a, b, c, true);
 	if (!strcmp(cmd, "maxact") && n == 2 && a > 0 && a <= 4096 && b <= 10000)
 		return do_maxact(a, b);
 	return -EINVAL;
