@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * wq61_affinity: where unbound work items start, and how many of them run
- * at once, for the affinity-scope tests (tests/guest/2[0-3]-*.sh).
+ * at once, for the affinity-scope tests (tests/guest/2[0-6]-*.sh).
  *
  * Two unbound workqueues with WQ_SYSFS, so that the tests configure them
  * through /sys/devices/virtual/workqueue/NAME/ (affinity_scope,
@@ -29,6 +29,20 @@
  *                         wq61_affn_ma; each sleeps SLEEP_MS. Result:
  *                         "items=N peak=P": the most items that were inside
  *                         their work function at the same time.
+ *   hpbegin SLOTS SPIN_US two unbound kthreads (the scheduler moves them
+ *                         around) keep queueing to wq61_affn until hpend:
+ *                         SLOTS work items in all, each queued again once
+ *                         it has run, half with queue_work(), half with
+ *                         queue_work_on() round robin over the possible
+ *                         CPUs, online or not; each spins SPIN_US. Returns
+ *                         at once: meant to run under a CPU hotplug storm.
+ *   hpend                 stop queueing, wait (at most 60s) for the items
+ *                         queued to run, and report "queued=Q ran=R lost=L
+ *                         dup=D offline=O degraded=G": queueings, runs,
+ *                         queueings that never ran, runs without a
+ *                         queueing, runs that started on a CPU which was
+ *                         not online, and queueings made while some
+ *                         possible CPU was offline.
  */
 #include <linux/module.h>
 #include <linux/workqueue.h>
@@ -59,6 +73,31 @@ struct affn_item {
 	struct completion *done;
 	struct completion fin;	/* this item is done (startw) */
 };
+
+/*
+ * hpbegin/hpend: a slot is queued only once its previous queueing has run,
+ * so at any time runs == queued (done) or runs == queued - 1 (pending or
+ * running) for each slot; anything else is a lost or a duplicated item.
+ */
+struct hp_slot {
+	struct work_struct work;
+	atomic_t runs;		/* written by the work function */
+	unsigned int queued;	/* written by the slot's issuer only */
+};
+
+struct hp_issuer {
+	struct task_struct *task;
+	struct hp_slot *slots;
+	unsigned int nr_slots;
+	bool use_cpu;		/* queue_work_on() rather than queue_work() */
+	unsigned long degraded;	/* queueings while a CPU was offline */
+};
+
+static struct hp_slot *hp_slots;
+static unsigned int hp_nr_slots;
+static struct hp_issuer hp_issuers[2];
+static u64 hp_spin_ns;
+static atomic_t hp_offline;	/* runs that started on a CPU not online */
 
 /* maxact: items inside their function now, and the most seen */
 static atomic_t ma_running, ma_peak;
@@ -99,6 +138,150 @@ static void maxact_fn(struct work_struct *work)
 	msleep(it->sleep_ms);
 	atomic_dec(&ma_running);
 	item_done(it);
+}
+
+static void hp_fn(struct work_struct *work)
+{
+	struct hp_slot *slot = container_of(work, struct hp_slot, work);
+	u64 t0;
+
+	if (!cpu_online(raw_smp_processor_id()))
+		atomic_inc(&hp_offline);
+	t0 = ktime_get_ns();
+	while (ktime_get_ns() - t0 < hp_spin_ns)
+		cpu_relax();
+	/* last: the issuer may queue the slot again from here on */
+	atomic_inc_return_release(&slot->runs);
+}
+
+static int hp_issuer_fn(void *data)
+{
+	struct hp_issuer *is = data;
+	unsigned int i, n = 0;
+	int cpu = -1;
+
+	while (!kthread_should_stop()) {
+		for (i = 0; i < is->nr_slots; i++) {
+			struct hp_slot *slot = &is->slots[i];
+			unsigned int runs = atomic_read_acquire(&slot->runs);
+
+			/* not run yet (or run too often: hpend counts that) */
+			if (runs != slot->queued)
+				continue;
+			if (num_online_cpus() < num_possible_cpus())
+				is->degraded++;
+			slot->queued++;
+			if (is->use_cpu) {
+				cpu = cpumask_next(cpu, cpu_possible_mask);
+				if (cpu >= nr_cpu_ids)
+					cpu = cpumask_first(cpu_possible_mask);
+				queue_work_on(cpu, wq_loc, &slot->work);
+			} else {
+				queue_work(wq_loc, &slot->work);
+			}
+			/* a steady stream, not a burst, across the storm */
+			if (++n % 8 == 0)
+				usleep_range(500, 1000);
+		}
+		usleep_range(500, 1000);
+	}
+	return 0;
+}
+
+static void hp_stop(void)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(hp_issuers); i++) {
+		if (hp_issuers[i].task)
+			kthread_stop(hp_issuers[i].task);
+		hp_issuers[i].task = NULL;
+	}
+}
+
+static int do_hpbegin(unsigned int nr_slots, unsigned int spin_us)
+{
+	unsigned int i, per = nr_slots / ARRAY_SIZE(hp_issuers);
+
+	if (hp_slots)
+		return -EBUSY;
+	hp_slots = kcalloc(nr_slots, sizeof(*hp_slots), GFP_KERNEL);
+	if (!hp_slots)
+		return -ENOMEM;
+	hp_nr_slots = nr_slots;
+	hp_spin_ns = (u64)spin_us * NSEC_PER_USEC;
+	atomic_set(&hp_offline, 0);
+	for (i = 0; i < nr_slots; i++)
+		INIT_WORK(&hp_slots[i].work, hp_fn);
+	for (i = 0; i < ARRAY_SIZE(hp_issuers); i++) {
+		struct hp_issuer *is = &hp_issuers[i];
+		struct task_struct *t;
+
+		*is = (struct hp_issuer){
+			.slots = hp_slots + i * per,
+			.nr_slots = per,
+			.use_cpu = i % 2,
+		};
+		t = kthread_run(hp_issuer_fn, is, "wq61_hp_issuer/%u", i);
+		if (IS_ERR(t)) {
+			hp_stop();
+			flush_workqueue(wq_loc);
+			kfree(hp_slots);
+			hp_slots = NULL;
+			return PTR_ERR(t);
+		}
+		is->task = t;
+	}
+	scnprintf(result, sizeof(result), "started slots=%u\n", nr_slots);
+	return 0;
+}
+
+static int do_hpend(void)
+{
+	unsigned long queued = 0, ran = 0, lost = 0, dup = 0, degraded = 0;
+	unsigned long deadline = jiffies + 60 * HZ;
+	unsigned int i, j;
+
+	if (!hp_slots)
+		return -EINVAL;
+	hp_stop();
+
+	/*
+	 * Wait for what was queued without flush_workqueue(): a lost item
+	 * would hang it, and the point is to count such items.
+	 */
+	for (i = 0; i < hp_nr_slots; i++)
+		while (atomic_read(&hp_slots[i].runs) < hp_slots[i].queued &&
+		       time_before(jiffies, deadline))
+			msleep(20);
+
+	for (i = 0; i < ARRAY_SIZE(hp_issuers); i++) {
+		struct hp_issuer *is = &hp_issuers[i];
+
+		degraded += is->degraded;
+		for (j = 0; j < is->nr_slots; j++) {
+			struct hp_slot *slot = &is->slots[j];
+			unsigned int runs = atomic_read(&slot->runs);
+
+			queued += slot->queued;
+			ran += runs;
+			if (runs < slot->queued)
+				lost += slot->queued - runs;
+			else
+				dup += runs - slot->queued;
+		}
+	}
+	scnprintf(result, sizeof(result),
+		  "queued=%lu ran=%lu lost=%lu dup=%lu offline=%d degraded=%lu\n",
+		  queued, ran, lost, dup, atomic_read(&hp_offline), degraded);
+
+	/* only free what is known to be idle; a lost item keeps its slot */
+	if (!lost) {
+		flush_workqueue(wq_loc);
+		kfree(hp_slots);
+	}
+	hp_slots = NULL;
+	return 0;
 }
 
 struct issuer {
@@ -217,6 +400,11 @@ static int ctl_run(const char *cmd, int n, unsigned int a, unsigned int b,
 	if (!strcmp(cmd, "startw") && n == 3 && a < nr_cpu_ids && cpu_online(a) &&
 	    b > 0 && b <= 4096 && c <= 100000)
 		return do_start(a, b, c, true);
+	if (!strcmp(cmd, "hpbegin") && n == 2 && a >= 2 && a <= 4096 &&
+	    b <= 100000)
+		return do_hpbegin(a, b);
+	if (!strcmp(cmd, "hpend") && n == 0)
+		return do_hpend();
 	if (!strcmp(cmd, "maxact") && n == 2 && a > 0 && a <= 4096 && b <= 10000)
 		return do_maxact(a, b);
 	return -EINVAL;
@@ -241,6 +429,11 @@ static int __init wq61_affinity_init(void)
 static void __exit wq61_affinity_exit(void)
 {
 	debugfs_remove_recursive(dir);
+	if (hp_slots) {
+		hp_stop();
+		flush_workqueue(wq_loc);
+		kfree(hp_slots);
+	}
 	destroy_workqueue(wq_loc);
 	destroy_workqueue(wq_ma);
 }
