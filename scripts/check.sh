@@ -31,7 +31,7 @@ boot() {
 
 # The project's own KUnit suites; any other suite in the log is the
 # kernel's own (6.1's list tests ...), reported on a line of its own.
-OUR_KUNIT="workqueue"
+OUR_KUNIT="workqueue workqueue_affinity"
 
 # collect NAME KUNIT: per-test results of a guest run of tests/run-in-guest.sh
 collect() {
