@@ -2,7 +2,9 @@
 # make bench: build the flavours, boot them in sets (side by side, or one
 # after the other in rotating order), same preset and command line, run
 # bench/run-in-guest.sh in each, then write
-# bench/results/{raw.csv,summary.json,results.md,*.png}.
+# bench/results/{raw.csv,summary.json,results.md,*.png}; then the affinity
+# scopes benchmark (bench/affinity-in-guest.sh, preset big) into
+# bench/results/affinity.{md,json,csv} and plot-affinity.png.
 #   WQ61_BENCH_MODE side or alternate (default: side for two flavours,
 #   alternate for more);
 #   WQ61_BENCH_PAIRS (default 4) sets of boots, one per flavour;
@@ -106,7 +108,30 @@ for ((k = 0; k < icount_boots; k++)); do
 			{ cat "${f%/}.log"; die "icount bench boot ${f##*/icount-} failed: $(cat "$f/verdict" 2>/dev/null)"; }
 	done
 done
-cat "$work"/*/bench.csv > "$work/raw.csv"
-python3 "$WQ61_TOP/bench/report.py" "$work/raw.csv" "$WQ61_TOP/bench/results" \
-	"${flavours[*]}" "wall clock: preset $preset, $pairs sets ($how); instruction counts: preset bench1, $icount_boots boots per flavour; series $(git -C "$WQ61_TOP" describe --always --dirty 2>/dev/null)"
-log "bench done: bench/results/results.md"
+# Affinity scopes: where unbound items start, per configuration, on the big
+# preset (its SMT, L3 and NUMA pods all differ); one guest at a time, as 16
+# vCPUs already share the host's 2 cores.
+affinity_boots=${WQ61_BENCH_AFFINITY_BOOTS:-1}
+for ((k = 0; k < affinity_boots; k++)); do
+	for ((j = 0; j < nf; j++)); do
+		i=$(( (j + k) % nf ))
+		b=$((nf * k + i)) f=${flavours[i]}
+		log "affinity scopes $((k + 1))/$affinity_boots: $f (big)"
+		rc=0
+		"$WQ61_TOP/scripts/vm.py" -q -f "$f" -p big -t 2400 -r "$work/affinity-$b-$f" \
+			-e WQ61_BENCH_BOOT=$b -- "$WQ61_TOP/bench/affinity-in-guest.sh" \
+			> "$work/affinity-$b-$f.log" 2>&1 || rc=$?
+		[ $rc = 0 ] || { cat "$work/affinity-$b-$f.log"; die "affinity bench boot $b ($f) failed (rc $rc)"; }
+	done
+done
+# A part run 0 times (WQ61_BENCH_PAIRS=0 ...) keeps its previous report.
+series=$(git -C "$WQ61_TOP" describe --always --dirty 2>/dev/null)
+cat "$work"/affinity-*/affinity.csv > "$work/affinity.csv" 2>/dev/null
+[ -s "$work/affinity.csv" ] &&
+	python3 "$WQ61_TOP/bench/affinity_report.py" "$work/affinity.csv" "$WQ61_TOP/bench/results" \
+		"${flavours[*]}" "preset big, $affinity_boots boot(s) per flavour, one guest at a time; series $series"
+cat "$work"/[0-9]*/bench.csv "$work"/icount-*/bench.csv > "$work/raw.csv" 2>/dev/null
+[ -s "$work/raw.csv" ] &&
+	python3 "$WQ61_TOP/bench/report.py" "$work/raw.csv" "$WQ61_TOP/bench/results" \
+		"${flavours[*]}" "wall clock: preset $preset, $pairs sets ($how); instruction counts: preset bench1, $icount_boots boots per flavour; series $series"
+log "bench done: bench/results/results.md, bench/results/affinity.md"

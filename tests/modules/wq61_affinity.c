@@ -18,11 +18,17 @@
  *                         with queue_work() (no CPU given: the issuing CPU
  *                         picks the pool); each item notes the CPU it starts
  *                         on, then spins SPIN_US. Result: "items=N issuer=CPU
- *                         hist=C0,C1,...": how many items started on each
- *                         possible CPU (nr_cpu_ids entries).
+ *                         hist=C0,C1,... cpus=D lat_p50_us=P lat_p99_us=Q
+ *                         ms=T": how many items started on each possible
+ *                         CPU (nr_cpu_ids entries), on how many distinct
+ *                         CPUs, the queue-to-start latency percentiles and
+ *                         the time from the first queueing to the last
+ *                         item's end (for make bench).
  *   startw CPU N SPIN_US  the same, but the kthread waits for each item to
  *                         finish before it queues the next,
  *                         so every item finds an idle pool and an idle CPU
+ *   startall N SPIN_US    "start" from a kthread on every online CPU at
+ *                         once, N items each; "issuer=all", same result.
  *   maxact N SLEEP_MS     N items queued round robin on every online CPU
  *                         (queue_work_on(), which selects the pool_workqueue
  *                         of that CPU, as queueing from it does) on
@@ -57,6 +63,9 @@
 #include <linux/cpumask.h>
 #include <linux/atomic.h>
 #include <linux/sched.h>
+#include <linux/sort.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
 
 #include "wq61_ctl.h"
 
@@ -67,6 +76,7 @@ static struct dentry *dir;
 struct affn_item {
 	struct work_struct work;
 	int start_cpu;
+	u64 t_queue, t_start, t_end;	/* ktime_get_ns() */
 	u64 spin_ns;
 	unsigned int sleep_ms;
 	atomic_t *remaining;
@@ -116,8 +126,10 @@ static void start_fn(struct work_struct *work)
 	/* First thing: the CPU the worker runs on when the item starts. */
 	it->start_cpu = raw_smp_processor_id();
 	t0 = ktime_get_ns();
+	it->t_start = t0;
 	while (ktime_get_ns() - t0 < it->spin_ns)
 		cpu_relax();
+	it->t_end = ktime_get_ns();
 	complete(&it->fin);
 	item_done(it);
 }
@@ -297,6 +309,7 @@ static int issuer_fn(void *data)
 	unsigned int i;
 
 	for (i = 0; i < is->n; i++) {
+		is->items[i].t_queue = ktime_get_ns();
 		queue_work(wq_loc, &is->items[i].work);
 		/*
 		 * Not flush_work(): its barrier is a work item of the same
@@ -309,55 +322,111 @@ static int issuer_fn(void *data)
 	return 0;
 }
 
-static int do_start(int cpu, unsigned int n, unsigned int spin_us, bool serial)
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Issuers bound to each CPU of @cpus queue @n items each; the result line
+ * as documented at the top, @label as the issuer.
+ */
+static int do_start(const struct cpumask *cpus, const char *label,
+		    unsigned int n, unsigned int spin_us, bool serial)
 {
 	DECLARE_COMPLETION_ONSTACK(done);
-	atomic_t remaining = ATOMIC_INIT(n);
-	struct issuer is = { .n = n, .serial = serial };
-	struct task_struct *t;
-	unsigned int i, *hist;
+	unsigned int nr_issuers = cpumask_weight(cpus), total = nr_issuers * n;
+	atomic_t remaining = ATOMIC_INIT(total);
+	struct affn_item *items;
+	struct issuer *iss;
+	unsigned int i, j, *hist, nr_cpus = 0;
+	u64 *lat, first = U64_MAX, last = 0;
 	size_t len;
-	int c;
+	int c, ret = 0;
 
-	is.items = kcalloc(n, sizeof(*is.items), GFP_KERNEL);
+	items = kcalloc(total, sizeof(*items), GFP_KERNEL);
+	iss = kcalloc(nr_issuers, sizeof(*iss), GFP_KERNEL);
 	hist = kcalloc(nr_cpu_ids, sizeof(*hist), GFP_KERNEL);
-	if (!is.items || !hist) {
-		kfree(is.items);
-		kfree(hist);
-		return -ENOMEM;
+	lat = kcalloc(total, sizeof(*lat), GFP_KERNEL);
+	if (!items || !iss || !hist || !lat) {
+		ret = -ENOMEM;
+		goto out;
 	}
-	init_completion(&is.queued);
-	for (i = 0; i < n; i++) {
-		is.items[i].start_cpu = -1;
-		is.items[i].spin_ns = (u64)spin_us * NSEC_PER_USEC;
-		is.items[i].remaining = &remaining;
-		is.items[i].done = &done;
-		init_completion(&is.items[i].fin);
-		INIT_WORK(&is.items[i].work, start_fn);
+	for (i = 0; i < total; i++) {
+		items[i].start_cpu = -1;
+		items[i].spin_ns = (u64)spin_us * NSEC_PER_USEC;
+		items[i].remaining = &remaining;
+		items[i].done = &done;
+		init_completion(&items[i].fin);
+		INIT_WORK(&items[i].work, start_fn);
 	}
-	t = kthread_create(issuer_fn, &is, "wq61_affn_issuer/%d", cpu);
-	if (IS_ERR(t)) {
-		kfree(is.items);
-		kfree(hist);
-		return PTR_ERR(t);
-	}
-	kthread_bind(t, cpu);
-	wake_up_process(t);
-	wait_for_completion(&is.queued);
-	wait_for_completion(&done);
-	flush_workqueue(wq_loc);
 
-	for (i = 0; i < n; i++)
-		if (is.items[i].start_cpu >= 0 && is.items[i].start_cpu < nr_cpu_ids)
-			hist[is.items[i].start_cpu]++;
-	len = scnprintf(result, sizeof(result), "items=%u issuer=%d hist=", n, cpu);
+	/* create every issuer first, then let them all go */
+	j = 0;
+	for_each_cpu(c, cpus) {
+		struct task_struct *t;
+
+		iss[j].items = items + j * n;
+		iss[j].n = n;
+		iss[j].serial = serial;
+		init_completion(&iss[j].queued);
+		t = kthread_create(issuer_fn, &iss[j], "wq61_affn_issuer/%d", c);
+		if (IS_ERR(t)) {
+			/* the ones created so far run, so that nothing leaks */
+			ret = PTR_ERR(t);
+			if (atomic_sub_and_test((nr_issuers - j) * n, &remaining))
+				complete(&done);
+			nr_issuers = j;
+			break;
+		}
+		kthread_bind(t, c);
+		wake_up_process(t);
+		j++;
+	}
+	for (j = 0; j < nr_issuers; j++)
+		wait_for_completion(&iss[j].queued);
+	if (nr_issuers)
+		wait_for_completion(&done);
+	flush_workqueue(wq_loc);
+	if (ret)
+		goto out;
+
+	for (i = 0; i < total; i++) {
+		c = items[i].start_cpu;
+		if (c >= 0 && c < nr_cpu_ids && !hist[c]++)
+			nr_cpus++;
+		lat[i] = items[i].t_start - items[i].t_queue;
+		first = min(first, items[i].t_queue);
+		last = max(last, items[i].t_end);
+	}
+	sort(lat, total, sizeof(*lat), cmp_u64, NULL);
+	len = scnprintf(result, sizeof(result), "items=%u issuer=%s hist=",
+			total, label);
 	for (c = 0; c < nr_cpu_ids; c++)
 		len += scnprintf(result + len, sizeof(result) - len, "%s%u",
 				 c ? "," : "", hist[c]);
-	scnprintf(result + len, sizeof(result) - len, "\n");
-	kfree(is.items);
+	scnprintf(result + len, sizeof(result) - len,
+		  " cpus=%u lat_p50_us=%llu lat_p99_us=%llu ms=%llu\n", nr_cpus,
+		  div_u64(lat[total / 2], NSEC_PER_USEC),
+		  div_u64(lat[total - 1 - total / 100], NSEC_PER_USEC),
+		  div_u64(last - first, NSEC_PER_MSEC));
+out:
+	kfree(items);
+	kfree(iss);
 	kfree(hist);
-	return 0;
+	kfree(lat);
+	return ret;
+}
+
+static int do_start_on(unsigned int cpu, unsigned int n, unsigned int spin_us,
+		       bool serial)
+{
+	char label[12];
+
+	snprintf(label, sizeof(label), "%u", cpu);
+	return do_start(cpumask_of(cpu), label, n, spin_us, serial);
 }
 
 static int do_maxact(unsigned int n, unsigned int sleep_ms)
@@ -396,10 +465,18 @@ static int ctl_run(const char *cmd, int n, unsigned int a, unsigned int b,
 {
 	if (!strcmp(cmd, "start") && n == 3 && a < nr_cpu_ids && cpu_online(a) &&
 	    b > 0 && b <= 4096 && c <= 100000)
-		return do_start(a, b, c, false);
+		return do_start_on(a, b, c, false);
 	if (!strcmp(cmd, "startw") && n == 3 && a < nr_cpu_ids && cpu_online(a) &&
 	    b > 0 && b <= 4096 && c <= 100000)
-		return do_start(a, b, c, true);
+		return do_start_on(a, b, c, true);
+	if (!strcmp(cmd, "startall") && n == 2 && a > 0 && a <= 256 &&
+	    b <= 100000) {
+		/* serialized by ctl_mutex; nobody unplugs CPUs meanwhile */
+		static struct cpumask online;
+
+		cpumask_copy(&online, cpu_online_mask);
+		return do_start(&online, "all", a, b, false);
+	}
 	if (!strcmp(cmd, "hpbegin") && n == 2 && a >= 2 && a <= 4096 &&
 	    b <= 100000)
 		return do_hpbegin(a, b);
