@@ -18,9 +18,12 @@
  *                         with queue_work() (no CPU given: the issuing CPU
  *                         picks the pool); each item notes the CPU it starts
  *                         on, then spins SPIN_US. Result: "items=N issuer=CPU
- *                         hist=C0,C1,... cpus=D lat_p50_us=P lat_p99_us=Q
- *                         ms=T": how many items started on each possible
- *                         CPU (nr_cpu_ids entries), on how many distinct
+ *                         hist=C0,C1,... busy_hist=B0,B1,... cpus=D
+ *                         lat_p50_us=P lat_p99_us=Q ms=T": how many items
+ *                         started on each possible CPU (nr_cpu_ids
+ *                         entries), how many of those by a worker that went
+ *                         on from its previous item without sleeping
+ *                         (at most 1024 items; else 0s), on how many distinct
  *                         CPUs, the queue-to-start latency percentiles and
  *                         the time from the first queueing to the last
  *                         item's end (for make bench).
@@ -77,6 +80,9 @@ struct affn_item {
 	struct work_struct work;
 	int start_cpu;
 	u64 t_queue, t_start, t_end;	/* ktime_get_ns() */
+	/* the worker, and its voluntary switches at start and end */
+	struct task_struct *task;
+	unsigned long nvcsw_start, nvcsw_end;
 	u64 spin_ns;
 	unsigned int sleep_ms;
 	atomic_t *remaining;
@@ -127,9 +133,12 @@ static void start_fn(struct work_struct *work)
 	it->start_cpu = raw_smp_processor_id();
 	t0 = ktime_get_ns();
 	it->t_start = t0;
+	it->task = current;
+	it->nvcsw_start = current->nvcsw;
 	while (ktime_get_ns() - t0 < it->spin_ns)
 		cpu_relax();
 	it->t_end = ktime_get_ns();
+	it->nvcsw_end = current->nvcsw;
 	complete(&it->fin);
 	item_done(it);
 }
@@ -322,6 +331,26 @@ static int issuer_fn(void *data)
 	return 0;
 }
 
+/*
+ * Whether item @i was started by a worker that went straight on from its
+ * previous item without sleeping: a busy worker, which wherever the
+ * scheduler moved it stays, as opposed to one woken up for the item.
+ */
+static bool started_busy(struct affn_item *items, unsigned int total,
+			 unsigned int i)
+{
+	struct affn_item *prev = NULL;
+	unsigned int j;
+
+	/* the same worker's item that ended last before this one started */
+	for (j = 0; j < total; j++)
+		if (j != i && items[j].task == items[i].task &&
+		    items[j].t_end <= items[i].t_start &&
+		    (!prev || items[j].t_end > prev->t_end))
+			prev = &items[j];
+	return prev && prev->nvcsw_end == items[i].nvcsw_start;
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	u64 x = *(const u64 *)a, y = *(const u64 *)b;
@@ -341,7 +370,7 @@ static int do_start(const struct cpumask *cpus, const char *label,
 	atomic_t remaining = ATOMIC_INIT(total);
 	struct affn_item *items;
 	struct issuer *iss;
-	unsigned int i, j, *hist, nr_cpus = 0;
+	unsigned int i, j, *hist, *busy, nr_cpus = 0;
 	u64 *lat, first = U64_MAX, last = 0;
 	size_t len;
 	int c, ret = 0;
@@ -349,8 +378,9 @@ static int do_start(const struct cpumask *cpus, const char *label,
 	items = kcalloc(total, sizeof(*items), GFP_KERNEL);
 	iss = kcalloc(nr_issuers, sizeof(*iss), GFP_KERNEL);
 	hist = kcalloc(nr_cpu_ids, sizeof(*hist), GFP_KERNEL);
+	busy = kcalloc(nr_cpu_ids, sizeof(*busy), GFP_KERNEL);
 	lat = kcalloc(total, sizeof(*lat), GFP_KERNEL);
-	if (!items || !iss || !hist || !lat) {
+	if (!items || !iss || !hist || !busy || !lat) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -395,8 +425,13 @@ static int do_start(const struct cpumask *cpus, const char *label,
 
 	for (i = 0; i < total; i++) {
 		c = items[i].start_cpu;
-		if (c >= 0 && c < nr_cpu_ids && !hist[c]++)
+		if (c < 0 || c >= nr_cpu_ids)
+			continue;
+		if (!hist[c]++)
 			nr_cpus++;
+		/* quadratic, but only for the few hundred items of a test */
+		if (total <= 1024 && started_busy(items, total, i))
+			busy[c]++;
 		lat[i] = items[i].t_start - items[i].t_queue;
 		first = min(first, items[i].t_queue);
 		last = max(last, items[i].t_end);
@@ -407,6 +442,10 @@ static int do_start(const struct cpumask *cpus, const char *label,
 	for (c = 0; c < nr_cpu_ids; c++)
 		len += scnprintf(result + len, sizeof(result) - len, "%s%u",
 				 c ? "," : "", hist[c]);
+	len += scnprintf(result + len, sizeof(result) - len, " busy_hist=");
+	for (c = 0; c < nr_cpu_ids; c++)
+		len += scnprintf(result + len, sizeof(result) - len, "%s%u",
+				 c ? "," : "", busy[c]);
 	scnprintf(result + len, sizeof(result) - len,
 		  " cpus=%u lat_p50_us=%llu lat_p99_us=%llu ms=%llu\n", nr_cpus,
 		  div_u64(lat[total / 2], NSEC_PER_USEC),
@@ -416,6 +455,7 @@ out:
 	kfree(items);
 	kfree(iss);
 	kfree(hist);
+	kfree(busy);
 	kfree(lat);
 	return ret;
 }

@@ -69,15 +69,31 @@ def main():
                               'strict' in m.group(5).split())
     if not pools:
         sys.exit('no "pool[ID]" lines')
-    rows = [line.split() for line in lines
+    # Only the map: mainline's later sections name workqueues too.
+    if 'Workqueue CPU -> pool' not in lines:
+        sys.exit('no "Workqueue CPU -> pool" section')
+    start = lines.index('Workqueue CPU -> pool') + 2
+    end = start
+    while end < len(lines) and lines[end].strip():
+        end += 1
+    rows = [line.split() for line in lines[start:end]
             if line.split() and line.split()[0] == wq[-24:]]
-    if len(rows) != 1:
-        sys.exit('%d rows for workqueue %s' % (len(rows), wq))
-    kind, *ids = rows[0][1:]
+    # Mainline 6.12.y has two workqueues named "events" (and
+    # "events_unbound"): system_percpu_wq and system_dfl_wq, workqueues of
+    # their own under the old names.
+    # Every row of the name must pass.
+    if not rows:
+        sys.exit('no row for workqueue %s' % wq)
+    for row in rows:
+        check_row(wq, mode, row, pools, possible)
+
+
+def check_row(wq, mode, row, pools, possible):
+    kind, *ids = row[1:]
     kind, _, flags = kind.partition(',')
     ids = [int(i) for i in ids if i.isdigit()]
     if len(ids) < len(possible):
-        sys.exit('%s: %d pool IDs for %d CPUs: %s' % (wq, len(ids), len(possible), rows[0]))
+        sys.exit('%s: %d pool IDs for %d CPUs: %s' % (wq, len(ids), len(possible), row))
     for pid in ids:
         if pid not in pools:
             sys.exit('%s: pool %d is not listed under Worker Pools' % (wq, pid))

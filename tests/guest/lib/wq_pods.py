@@ -16,6 +16,7 @@
 # drgn session, its stdout into OUT: it saves a second load of the debug
 # info, and lets for_each_node() be called without prog as drgn >= 0.0.23
 # allows (drgn 0.0.22 wants it; wq_dump.py's last section omits it).
+# "run-wq-dump SCRIPT OUT" (under drgn) runs only SCRIPT, with that shim.
 import os
 import sys
 
@@ -186,6 +187,8 @@ if __name__ == '__main__':
         if len(sys.argv) == 5 and sys.argv[2] == '--run-wq-dump':
             sys.stdout.flush()
             run_wq_dump(prog, sys.argv[3], sys.argv[4])  # noqa: F821
+    elif mode == 'run-wq-dump' and len(sys.argv) == 4:
+        run_wq_dump(prog, sys.argv[2], sys.argv[3])  # noqa: F821
     elif mode == 'sysfs':
         from_sysfs()
     elif mode == 'wq-dump' and len(sys.argv) == 3:

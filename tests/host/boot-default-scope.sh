@@ -1,0 +1,44 @@
+#!/bin/bash
+# workqueue.default_affinity_scope= on the kernel command line: the big
+# preset booted once per scope (cpu smt cache numa system). The parameter
+# reads back what was given, and events_unbound, which exists long before
+# the topology is known, ends up with every CPU on a pool of that scope's
+# pod (wq_dump.py's map checked against sysfs). A name that is no scope
+# ("bogus") is refused by the kernel's parameter parser, which says so,
+# and the default stays "cache".
+#
+# Expected: passes on patched and mainline; skipped on baseline.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+
+# guest NAME APPEND [VM ARGS]: boot big with APPEND, print the key=value lines
+guest() {
+	local dir=$WQ61_RESDIR/boot-scope-$1 append=$2 v
+	shift 2
+	"$top/scripts/vm.py" -q -f "$WQ61_FLAVOUR" -p big -a "$append" -r "$dir" "$@" \
+		-- "$top/tests/guest/lib/boot-scope.sh" >/dev/null 2>&1 || true
+	v=$(cat "$dir/verdict" 2>/dev/null)
+	[ "$v" = passed ] || { echo "FAIL: guest $1: ${v:-no verdict} ($dir/console.log)"; exit 1; }
+	grep -E '^(dfl|refused|pools)=' "$dir/output"
+}
+key() { echo "$2" | sed -n "s/^$1=//p"; }
+
+for s in cpu smt cache numa system; do
+	out=$(guest "$s" "workqueue.default_affinity_scope=$s" -e WQ61_BOOTSCOPE_POOLS=1)
+	echo "$out" | sed "s/^/  $s: /"
+	if [ "$(key dfl "$out")" = missing ]; then
+		[ "$WQ61_FLAVOUR" = baseline ] && { echo "SKIP: no default_affinity_scope in baseline"; exit 4; }
+		echo "FAIL: no default_affinity_scope"; exit 1
+	fi
+	[ "$(key dfl "$out")" = "$s" ] || { echo "FAIL: booted with $s, the parameter reads $(key dfl "$out")"; exit 1; }
+	[ "$(key refused "$out")" = 0 ] || { echo "FAIL: $s was refused at boot"; exit 1; }
+	case $(key pools "$out") in
+	ok*) ;;
+	*) echo "FAIL: booted with $s: events_unbound's pools: $(key pools "$out")"; exit 1;;
+	esac
+done
+
+out=$(guest bogus "workqueue.default_affinity_scope=bogus")
+echo "$out" | sed "s/^/  bogus: /"
+[ "$(key dfl "$out")" = cache ] || { echo "FAIL: booted with bogus, the default became $(key dfl "$out")"; exit 1; }
+[ "$(key refused "$out")" -ge 1 ] || { echo "FAIL: bogus was not reported as invalid at boot"; exit 1; }
+echo "default_affinity_scope= at boot: all five scopes taken and applied to events_unbound; bogus refused"
