@@ -25,17 +25,10 @@ restore() {
 trap restore EXIT
 
 run_dump() {
-	# Mainline's wq_dump.py wants drgn >= 0.0.23 for its last section
-	# (for_each_node() without prog): run it through wq_pods.py's shim.
-	# Ours must run under Debian's drgn 0.0.22 as it is.
-	if [ "$WQ61_FLAVOUR" = mainline ]; then
-		drgn -q -k -s "$WQ61_VMLINUX" "$(dirname "$0")/lib/wq_pods.py" run-wq-dump \
-			"$dump" "$tmp/out" 2> "$tmp/err" || { cat "$tmp/err"; fail "wq_dump.py failed"; }
-		[ -s "$tmp/err" ] && sed 's/^/drgn: /' "$tmp/err"
-		return 0
-	fi
-	drgn -q -k -s "$WQ61_VMLINUX" "$dump" > "$tmp/out" 2> "$tmp/err" || {
+	"$(dirname "$0")/lib/run-wq-dump.sh" "$tmp/out" 2> "$tmp/err" || {
 		cat "$tmp/err"; fail "wq_dump.py failed"; }
+	[ -s "$tmp/err" ] && sed 's/^/drgn: /' "$tmp/err"
+	return 0
 }
 
 run_dump

@@ -9,8 +9,7 @@ echo "dfl=$(cat "$dfl")"
 echo "refused=$(dmesg | grep -c "invalid for parameter .workqueue.default_affinity_scope.")"
 [ "${WQ61_BOOTSCOPE_POOLS:-0}" = 1 ] || exit 0
 lib=$(dirname "$0")
-dump=$WQ61_SRC/tools/workqueue/wq_dump.py
-if ! drgn -q -k -s "$WQ61_VMLINUX" "$dump" > /tmp/dump 2> /tmp/dump.err; then
+if ! "$lib/run-wq-dump.sh" /tmp/dump 2> /tmp/dump.err; then
 	echo "pools=wq_dump.py failed: $(head -c 300 /tmp/dump.err | tr '\n' ' ')"
 	exit 0
 fi
