@@ -15,6 +15,10 @@
 #                      the same with 50 items queued one at a time, each
 #                      after the previous one ended (startw): every item
 #                      finds idle workers, as localize wants
+#   l3_out, l3_out_busy
+#                      items started outside the issuer's L3, and how many
+#                      of them by a worker that went on from its previous
+#                      item without sleeping (not woken, so not repatriated)
 #   lat_p50, lat_p99   queue-to-start latency of those items (us)
 #   repatriated        PWQ_STAT_REPATRIATED over the whole configuration
 #                      (wq_monitor.py; 0 where the kernel has none)
@@ -38,16 +42,24 @@ repatriated() {
 }
 
 locality() { # CONFIG ISSUER RUN RESULT SUFFIX: rows of where items started
-	local k=$2 r=$4 hist l3 h c n in_l3=0
+	local k=$2 r=$4 hist busy l3 h b c n in_l3=0 out=0 out_busy=0
 	hist=$(field hist "$r")
+	busy=$(field busy_hist "$r")
 	n=$(field items "$r")
 	[ -n "$hist" ] && [ -n "$n" ] || fail "no histogram from wq61_affinity: '$r'"
 	l3=" $(cpus_of "$(cat $SYS/cpu$k/cache/index3/shared_cpu_list)" | tr '\n' ' ')"
 	IFS=, read -ra h <<< "$hist"
+	IFS=, read -ra b <<< "$busy"
 	for c in "${!h[@]}"; do
-		case "$l3 " in *" $c "*) in_l3=$((in_l3 + h[c]));; esac
+		case "$l3 " in
+		*" $c "*) in_l3=$((in_l3 + h[c]));;
+		*) out=$((out + h[c])) out_busy=$((out_busy + ${b[c]:-0}));;
+		esac
 	done
 	row "$1" "l3_local$5" "$3" "$((in_l3 * 100 / n))"
+	# of the items started outside the L3, how many by a busy worker
+	row "$1" "l3_out$5" "$3" "$out"
+	row "$1" "l3_out_busy$5" "$3" "$out_busy"
 	row "$1" "on_cpu$5" "$3" "$((h[k] * 100 / n))"
 }
 

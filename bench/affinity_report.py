@@ -52,6 +52,8 @@ def main(raw, outdir, flavours, note):
             for m in ('lat_p50', 'lat_p99', 'one_cpus', 'one_ms', 'all_ms'):
                 s[m] = st.median(values(flavour, cfg, m))
             s['repatriated'] = st.median(per_boot_sum(flavour, cfg, 'repatriated'))
+            out = sum(values(flavour, cfg, 'l3_out'))
+            s['l3_out_busy'] = 100 * sum(values(flavour, cfg, 'l3_out_busy')) / out if out else None
             s['one_ms_vs_ref'] = s['one_ms'] / st.median(ref_one) if ref_one else None
             s['all_ms_vs_ref'] = s['all_ms'] / st.median(ref_all) if ref_all else None
             s['ref'] = ref
@@ -69,9 +71,9 @@ def main(raw, outdir, flavours, note):
           '(6.1: stock) in the same boot.', '',
           '| flavour | configuration | in issuer\'s L3 % | on issuing CPU % | '
           'one at a time: in L3 / on CPU % | '
-          'repatriated | latency p50 / p99 us | one: CPUs used | one: ms (vs sys.) | '
+          'outside L3: by busy workers % | repatriated | latency p50 / p99 us | one: CPUs used | one: ms (vs sys.) | '
           'all: ms (vs sys.) | boots |',
-          '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|']
+          '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|']
 
     def vs(x):
         return f' ({x:.2f})' if x is not None else ''
@@ -79,6 +81,7 @@ def main(raw, outdir, flavours, note):
         flavour, cfg = key.split('/')
         md.append(f"| {flavour} | {LABEL.get(cfg, cfg)} | {s['l3_local']:.0f} | {s['on_cpu']:.0f} | "
                   f"{s['l3_local_serial']:.0f} / {s['on_cpu_serial']:.0f} | "
+                  f"{'-' if s['l3_out_busy'] is None else format(s['l3_out_busy'], '.0f')} | "
                   f"{s['repatriated']:.0f} | {s['lat_p50']:.0f} / {s['lat_p99']:.0f} | "
                   f"{s['one_cpus']:.0f} | {s['one_ms']:.0f}{vs(s['one_ms_vs_ref'])} | "
                   f"{s['all_ms']:.0f}{vs(s['all_ms_vs_ref'])} | {s['boots']} |")
