@@ -9,7 +9,7 @@ APPEND ?=
 S := scripts
 
 .PHONY: help deps prepare apply build build-baseline modules run shell check \
-	check-baseline check-series bench boot-loop export import clean-runs
+	check-baseline check-series bench boot-loop torture export import clean-runs
 
 ## make help     this list
 help:
@@ -61,6 +61,15 @@ N ?= 100
 P ?= 2
 boot-loop: deps
 	@$(S)/boot-loop.sh $(FLAVOUR) $(N) $(P) $(PRESET)
+
+## make torture  DURATION=seconds (600) of tests/guest/31-torture.sh on FLAVOUR/PRESET
+DURATION ?= 600
+THREADS ?= 4
+torture: build
+	@$(S)/vm.py -f $(FLAVOUR) -p $(PRESET) -a "$(APPEND)" -t $$(( $(DURATION) + 900 )) \
+		-e WQ61_TORTURE_DURATION=$(DURATION) -e WQ61_TORTURE_THREADS=$(THREADS) \
+		-e WQ61_TEST_TIMEOUT=$$(( $(DURATION) + 600 )) \
+		-- $(CURDIR)/tests/run-in-guest.sh "'31-*'"
 
 ## make export   kernel tree commits (base..wq61) -> patches/
 export:

@@ -77,7 +77,7 @@ affn() {
 	cat /sys/kernel/debug/wq61_affinity/ctl
 }
 # try_write FILE DATA: one write of DATA (as is: add the newline yourself);
-# prints ok, EINVAL, EACCES or the shell's message.
+# prints ok, EINVAL, EACCES, ERANGE, EOVERFLOW or the shell's message.
 try_write() {
 	local err
 	err=$( { printf '%s' "$2" > "$1"; } 2>&1 )
@@ -85,6 +85,8 @@ try_write() {
 	"") echo ok;;
 	*"Invalid argument"*) echo EINVAL;;
 	*"Permission denied"*) echo EACCES;;
+	*"Numerical result out of range"*) echo ERANGE;;
+	*"Value too large"*) echo EOVERFLOW;;
 	*) echo "error: $err";;
 	esac
 }

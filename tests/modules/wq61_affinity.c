@@ -166,8 +166,11 @@ static void hp_fn(struct work_struct *work)
 	struct hp_slot *slot = container_of(work, struct hp_slot, work);
 	u64 t0;
 
-	if (!cpu_online(raw_smp_processor_id()))
+	/* not preemptible: the CPU can't finish going down under us */
+	preempt_disable();
+	if (!cpu_online(smp_processor_id()))
 		atomic_inc(&hp_offline);
+	preempt_enable();
 	t0 = ktime_get_ns();
 	while (ktime_get_ns() - t0 < hp_spin_ns)
 		cpu_relax();

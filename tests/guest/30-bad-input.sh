@@ -1,0 +1,172 @@
+#!/bin/bash
+# Every knob the series adds or changes, fed a fixed list of malformed
+# inputs: each write is refused (EINVAL; ERANGE or EOVERFLOW for numbers
+# too big; EACCES for a read-only file) and leaves the value as it was (an
+# empty write(2) never reaches the kernel: only the value is checked); a non-root writer is refused; 8 writers
+# at once, valid and invalid values mixed, leave a valid value and a
+# workqueue that still runs its items. One line per knob and input kind:
+#   KNOB  KIND  RESULT  (value unchanged | VALUE CHANGED)
+# Knobs: the sysfs files of the unbound WQ_SYSFS workqueue wq61_affn
+# (affinity_scope, affinity_strict, localize, cpumask, max_active, nice,
+# 6.1's numa) and the workqueue module parameters (default_affinity_scope,
+# cpu_intensive_thresh_us, cpu_intensive_warning_thresh, disable_numa);
+# those a flavour lacks are listed as absent.
+#
+# Expected: passes on patched. On baseline and mainline the knobs they have
+# are swept and what they accept is reported, not failed (they are the
+# kernels we compare with, not ours).
+. "$(dirname "$0")/lib.sh"
+affn_load
+wq=$WQ_SYSFS/wq61_affn
+P=/sys/module/workqueue/parameters
+tmp=$(mktemp -d) || fail "mktemp"
+nfail=0 rows=0
+declare -A saved
+
+# KNOB FILE: remembered so that the end restores everything
+save() { saved[$1]=$(cat "$1"); }
+restore() {
+	local f v
+	for f in "${!saved[@]}"; do
+		v=${saved[$f]}
+		case $v in "default ("*) v=default;; esac
+		printf '%s' "$v" > "$f" 2>/dev/null
+	done
+	rm -rf "$tmp"
+}
+trap restore EXIT
+
+bad() { # KNOB KIND RESULT CHANGED: a finding; fails on patched only
+	echo "  $1 $2: $3${4:+, value changed: $4}"
+	[ "$WQ61_FLAVOUR" = patched ] && nfail=$((nfail + 1))
+	return 0
+}
+
+# sweep NAME FILE VALID: the malformed inputs, VALID a good value for the
+# knob (to put junk after it)
+sweep() {
+	local name=$1 f=$2 valid=$3 kind data r before after ok=0
+	local -a kinds=(empty space newline tab unknown junk_after space_junk
+		negative huge overflow non_ascii long_4k)
+	local -A input=(
+		[empty]="" [space]=" " [newline]=$'\n' [tab]=$'\t' [unknown]="foo"
+		[junk_after]="${valid}x" [space_junk]="$valid x" [negative]="-1"
+		[huge]="99999999999999999999999" [overflow]="4294967296"
+		[non_ascii]=$'\xc3\xa9'"$valid" [long_4k]="$(printf '%*s' 4095 '' | tr ' ' 7)"
+	)
+	if [ ! -e "$f" ]; then
+		note "$name: absent in this kernel"
+		return
+	fi
+	save "$f"
+	for kind in "${kinds[@]}"; do
+		data=${input[$kind]}
+		before=$(cat "$f")
+		r=$(try_write "$f" "$data")
+		after=$(cat "$f")
+		rows=$((rows + 1))
+		# a number too big may say so; nothing written reaches no store
+		case "$kind:$r" in
+		huge:ERANGE|overflow:ERANGE|long_4k:ERANGE) r=EINVAL;;
+		huge:EOVERFLOW|overflow:EOVERFLOW|long_4k:EOVERFLOW) r=EINVAL;;
+		empty:*) r=EINVAL;;
+		esac
+		if [ "$r" = EINVAL ] && [ "$before" = "$after" ]; then
+			ok=$((ok + 1))
+		else
+			bad "$name" "$kind" "$r" "$([ "$before" != "$after" ] && echo "$before -> $after")"
+			# put it back for the next input
+			[ "$before" != "$after" ] && printf '%s' "${before%% (*}" > "$f" 2>/dev/null
+		fi
+	done
+	# A name in two write(2)s: each is a store of its own (as for every
+	# sysfs file), and neither half is a name. (A number split so is two
+	# numbers, each valid: not malformed.)
+	case $valid in
+	[a-z]*)
+		before=$(cat "$f")
+		{ printf '%s' "${valid:0:2}"; printf '%s' "${valid:2}"; } > "$f" 2>/dev/null
+		after=$(cat "$f")
+		rows=$((rows + 1))
+		[ "$before" = "$after" ] || bad "$name" partial "stored" "$before -> $after"
+		;;
+	esac
+	# not root
+	before=$(cat "$f")
+	r=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
+		sh -c "printf '%s' '$valid' > '$f'" 2>&1)
+	after=$(cat "$f")
+	case $r in
+	*"Permission denied"*) ;;
+	*) bad "$name" non_root "accepted: '$r'" "";;
+	esac
+	[ "$after" = "$before" ] || bad "$name" non_root "" "$before -> $after"
+	note "$name: $ok of ${#kinds[@]} malformed inputs refused, value kept; non-root refused"
+}
+
+# writer I FILE VALUES...: 40 writes, the values and a malformed one in turn
+writer() {
+	local i=$1 f=$2 j
+	shift 2
+	local -a vals=("$@" "bogus value")
+	for ((j = 0; j < 40; j++)); do
+		printf '%s' "${vals[(i + j) % ${#vals[@]}]}" > "$f" 2>/dev/null
+	done
+}
+
+# race NAME FILE VALUES...: 8 writers at once; the value must end as one of
+# VALUES (as the file reads them back)
+race() {
+	local name=$1 f=$2 i v after r
+	local -A valid=()
+	shift 2
+	[ -e "$f" ] || return 0
+	for v in "$@"; do
+		printf '%s' "$v" > "$f" || fail "$name: cannot write valid value '$v'"
+		valid[$(cat "$f")]=1
+	done
+	for i in 0 1 2 3 4 5 6 7; do
+		writer $i "$f" "$@" &
+	done
+	wait
+	after=$(cat "$f")
+	[ -n "${valid[$after]:-}" ] || bad "$name" race "ended as '$after'" ""
+	r=$(affn start 0 16 0)
+	[ "$(field items "$r")" = 16 ] || bad "$name" race "wq61_affn ran '$r' afterwards" ""
+	note "$name: 8 writers at once left '$after'; wq61_affn runs its items"
+}
+
+mask=$(cat "$wq/cpumask")
+sweep affinity_scope "$wq/affinity_scope" cache
+sweep affinity_strict "$wq/affinity_strict" 1
+sweep localize "$wq/localize" 1
+sweep cpumask "$wq/cpumask" "$mask"
+sweep max_active "$wq/max_active" 16
+sweep nice "$wq/nice" 5
+sweep numa "$wq/numa" 1
+sweep default_affinity_scope "$P/default_affinity_scope" numa
+sweep cpu_intensive_thresh_us "$P/cpu_intensive_thresh_us" 20000
+sweep cpu_intensive_warning_thresh "$P/cpu_intensive_warning_thresh" 8
+if [ -e "$P/disable_numa" ]; then
+	r=$(try_write "$P/disable_numa" 1)
+	[ "$r" = EACCES ] || [ "$r" != ok ] || bad disable_numa write "$r" ""
+	note "disable_numa: read-only at runtime ($r)"
+fi
+# max_active out of range but well-formed: clamped, with a log line (6.1's
+# documented behaviour, kept)
+if [ -e "$wq/max_active" ]; then
+	expect_message "workqueue: max_active .* requested for wq61_affn is out of range, clamping"
+	r=$(try_write "$wq/max_active" 100000)
+	note "max_active 100000: $r, now $(cat "$wq/max_active") (clamped, with a log line)"
+fi
+
+race affinity_scope "$wq/affinity_scope" cpu cache numa default
+race affinity_strict "$wq/affinity_strict" 0 1
+race localize "$wq/localize" 0 1
+race cpumask "$wq/cpumask" "$mask" 1
+race max_active "$wq/max_active" 1 2 16
+race nice "$wq/nice" -5 0 5
+race default_affinity_scope "$P/default_affinity_scope" cpu cache system
+
+note "$rows malformed writes swept"
+[ $nfail = 0 ] || fail "$nfail bad-input findings (see above)"

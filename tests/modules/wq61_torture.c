@@ -1,0 +1,556 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wq61_torture: push the workqueue API from several threads at once and
+ * account for every work item exactly (tests/guest/31-torture.sh, make
+ * torture). Attribute changes and CPU hotplug come from the driver script
+ * meanwhile; the module only checks that nothing it did went wrong.
+ *
+ * Workqueues: per-cpu, WQ_HIGHPRI, WQ_CPU_INTENSIVE, WQ_MEM_RECLAIM,
+ * ordered, and three unbound WQ_SYSFS ones the driver reconfigures:
+ * wq61_t_ub0, wq61_t_ub1 (anything) and wq61_t_ma (max_active 2, only its
+ * scope and strictness are changed). Thread 0 also creates and destroys a
+ * workqueue of its own over and over.
+ *
+ * Items: 512 shared delayed works, each tied to one workqueue and of one
+ * kind (plain, hog past the CPU-intensive threshold, sleep, requeue itself,
+ * queue another item), 32 rcu_works, and per-thread private items for the
+ * flush checks. Operations, chosen at random: queue_work, queue_work_on
+ * (any possible CPU), mod_delayed_work, cancel_delayed_work_sync,
+ * flush_work, queue_rcu_work, flush_workqueue (after queueing a private
+ * item), and workqueue create/queue/destroy.
+ *
+ * Accounting: before an item is queued its "pending" count goes up, and
+ * comes down again when the call says it queued nothing, when it runs and
+ * when a cancel removes it. So it must never go below 0 and must be 0 when
+ * everything has settled. Also checked: an item never runs twice at once,
+ * never on a CPU that is not online; the ordered workqueue runs one item
+ * at a time, in queueing order; wq61_t_ma never runs more than MA_BOUND;
+ * a flush returns only after the flushed item ran. A mismatch is counted
+ * and the item's recent history printed.
+ *
+ *   echo "run SECONDS THREADS" > /sys/kernel/debug/wq61_torture/ctl
+ *
+ * runs for SECONDS (1..86400) with THREADS (1..16) threads, then settles
+ * and leaves KTAP lines in ctl, one test per check.
+ */
+#include <linux/module.h>
+#include <linux/workqueue.h>
+#include <linux/debugfs.h>
+#include <linux/kthread.h>
+#include <linux/delay.h>
+#include <linux/slab.h>
+#include <linux/random.h>
+#include <linux/atomic.h>
+#include <linux/cpumask.h>
+#include <linux/nodemask.h>
+#include <linux/ktime.h>
+#include <linux/jiffies.h>
+#include <linux/spinlock.h>
+#include <linux/sched.h>
+
+#include "wq61_ctl.h"
+
+enum { T_PERCPU, T_HIGHPRI, T_INTENSIVE, T_RECLAIM, T_ORDERED, T_UB0, T_UB1,
+	T_MA, NR_T_WQS };
+
+static const char * const wq_names[NR_T_WQS] = {
+	"percpu", "highpri", "intensive", "reclaim", "ordered", "ub0", "ub1", "ma",
+};
+
+enum { K_PLAIN, K_HOG, K_SLEEP, K_REQUEUE, K_CHAIN, NR_KINDS };
+
+#define NR_ITEMS	512
+#define NR_RCU		32
+#define HIST		8
+#define MA_LIMIT	2
+/*
+ * wq61_t_ma's bound on items running at once: max_active per NUMA node,
+ * plus once more for the pools that belong to no node (system scope, the
+ * fallback pwq while a pod is offline), which count on their own (as in
+ * mainline 6.9+).
+ */
+#define MA_BOUND	(MA_LIMIT * (num_possible_nodes() + 1))
+
+struct t_item {
+	struct delayed_work dw;
+	int wq, kind, idx;
+	atomic_t pending;	/* queueings not yet run or canceled */
+	atomic_t running;	/* inside the work function */
+	atomic64_t runs;
+	u64 seq;		/* ordered: its place in the queue */
+	/* recent events, for the report of a mismatch */
+	spinlock_t hlock;
+	unsigned int hpos;
+	struct { char op; s16 cpu; u32 at_ms; int pending; } hist[HIST];
+};
+
+struct t_rcu {
+	struct rcu_work rw;
+	atomic_t pending;
+};
+
+struct t_private {
+	struct work_struct work;
+	atomic_t runs;
+};
+
+struct t_thread {
+	struct task_struct *task;
+	int id;
+	struct t_private priv;
+};
+
+static struct workqueue_struct *wqs[NR_T_WQS];
+static struct t_item *items;
+static struct t_rcu *rcus;
+static struct t_thread threads[16];
+static bool stopping;
+static struct dentry *dir;
+static u64 t0_ms;
+
+/* ordered: the queueing order and the last seen */
+static DEFINE_SPINLOCK(ord_lock);
+static u64 ord_seq, ord_last;
+static atomic_t ord_running;
+/* wq61_t_ma: in flight and the most seen */
+static atomic_t ma_running, ma_peak;
+
+static struct {
+	atomic64_t ops, runs, queues, cancels, flushes, wq_cycles, rcu_runs;
+	atomic_t neg_pending, left_pending, concurrent, offline, ord_overlap,
+		 ord_order, ma_over, flush_early, wq_destroy_lost, errors_shown;
+} st;
+
+static void hist_add(struct t_item *it, char op)
+{
+	unsigned long flags;
+	unsigned int p;
+
+	spin_lock_irqsave(&it->hlock, flags);
+	p = it->hpos++ % HIST;
+	it->hist[p].op = op;
+	it->hist[p].cpu = raw_smp_processor_id();
+	it->hist[p].at_ms = (u32)(ktime_get_ns() / NSEC_PER_MSEC - t0_ms);
+	it->hist[p].pending = atomic_read(&it->pending);
+	spin_unlock_irqrestore(&it->hlock, flags);
+}
+
+/* a mismatch: count it, and show the first few items' history */
+static void report(struct t_item *it, atomic_t *counter, const char *what)
+{
+	char buf[HIST * 24];
+	unsigned long flags;
+	unsigned int i, n, len = 0;
+
+	atomic_inc(counter);
+	if (atomic_inc_return(&st.errors_shown) > 10)
+		return;
+	spin_lock_irqsave(&it->hlock, flags);
+	n = min_t(unsigned int, it->hpos, HIST);
+	for (i = it->hpos - n; i != it->hpos; i++)
+		len += scnprintf(buf + len, sizeof(buf) - len, " %c@%d/%ums/%d",
+				 it->hist[i % HIST].op, it->hist[i % HIST].cpu,
+				 it->hist[i % HIST].at_ms, it->hist[i % HIST].pending);
+	spin_unlock_irqrestore(&it->hlock, flags);
+	pr_err("wq61_torture: item %d (wq %s, kind %d): %s; pending %d, runs %lld; history (op@cpu/ms/pending):%s\n",
+	       it->idx, wq_names[it->wq], it->kind, what,
+	       atomic_read(&it->pending), atomic64_read(&it->runs), buf);
+}
+
+/* any possible CPU, online or not */
+static int random_possible_cpu(void)
+{
+	int cpu = get_random_u32() % nr_cpu_ids;
+
+	return cpu_possible(cpu) ? cpu : cpumask_first(cpu_possible_mask);
+}
+
+/* queue @it on its workqueue, on @cpu if >= 0, keeping the count right */
+static void t_queue(struct t_item *it, int cpu)
+{
+	bool queued;
+
+	atomic_inc(&it->pending);
+	if (it->wq == T_ORDERED) {
+		/* the sequence follows the queueing order exactly */
+		spin_lock_bh(&ord_lock);
+		queued = queue_work(wqs[T_ORDERED], &it->dw.work);
+		if (queued)
+			it->seq = ++ord_seq;
+		spin_unlock_bh(&ord_lock);
+	} else if (cpu >= 0) {
+		queued = queue_work_on(cpu, wqs[it->wq], &it->dw.work);
+	} else {
+		queued = queue_work(wqs[it->wq], &it->dw.work);
+	}
+	if (!queued)
+		atomic_dec(&it->pending);
+	else
+		atomic64_inc(&st.queues);
+	hist_add(it, queued ? 'Q' : 'q');
+}
+
+static void t_work_fn(struct work_struct *work)
+{
+	struct t_item *it = container_of(to_delayed_work(work), struct t_item, dw);
+	bool offline;
+
+	/* not preemptible: the CPU can't finish going down under us */
+	preempt_disable();
+	offline = !cpu_online(smp_processor_id());
+	preempt_enable();
+
+	if (atomic_dec_return(&it->pending) < 0)
+		report(it, &st.neg_pending, "ran more often than queued");
+	if (atomic_inc_return(&it->running) > 1)
+		report(it, &st.concurrent, "runs twice at once");
+	if (offline)
+		report(it, &st.offline, "runs on an offline CPU");
+	hist_add(it, 'R');
+
+	if (it->wq == T_ORDERED) {
+		if (atomic_inc_return(&ord_running) > 1)
+			report(it, &st.ord_overlap, "ordered: another item runs too");
+		spin_lock_bh(&ord_lock);
+		if (it->seq <= ord_last)
+			report(it, &st.ord_order, "ordered: out of order");
+		ord_last = it->seq;
+		spin_unlock_bh(&ord_lock);
+	}
+	if (it->wq == T_MA) {
+		int now = atomic_inc_return(&ma_running);
+		int peak = atomic_read(&ma_peak);
+
+		while (now > peak && atomic_cmpxchg(&ma_peak, peak, now) != peak)
+			peak = atomic_read(&ma_peak);
+		if (now > MA_BOUND)
+			report(it, &st.ma_over, "max_active exceeded");
+	}
+
+	switch (it->kind) {
+	case K_HOG: {
+		/* past the default 10 ms CPU-intensive threshold */
+		u64 end = ktime_get_ns() + 12 * NSEC_PER_MSEC;
+
+		while (ktime_get_ns() < end)
+			cpu_relax();
+		break;
+	}
+	case K_SLEEP:
+		usleep_range(500, 2000);
+		break;
+	case K_REQUEUE:
+		if (!READ_ONCE(stopping) && get_random_u32() % 2)
+			t_queue(it, -1);
+		break;
+	case K_CHAIN:
+		if (!READ_ONCE(stopping))
+			t_queue(&items[get_random_u32() % NR_ITEMS], -1);
+		break;
+	}
+
+	if (it->wq == T_MA)
+		atomic_dec(&ma_running);
+	if (it->wq == T_ORDERED)
+		atomic_dec(&ord_running);
+	atomic64_inc(&it->runs);
+	atomic64_inc(&st.runs);
+	atomic_dec(&it->running);
+}
+
+static void t_rcu_fn(struct work_struct *work)
+{
+	struct t_rcu *r = container_of(to_rcu_work(work), struct t_rcu, rw);
+
+	atomic_dec(&r->pending);
+	atomic64_inc(&st.rcu_runs);
+}
+
+static void t_private_fn(struct work_struct *work)
+{
+	struct t_private *p = container_of(work, struct t_private, work);
+
+	atomic_inc(&p->runs);
+}
+
+/* queue the thread's private item on @wq, flush, and check it ran */
+static void t_flush_check(struct t_thread *t, struct workqueue_struct *wq,
+			  bool whole_wq)
+{
+	int before = atomic_read(&t->priv.runs);
+
+	if (!queue_work(wq, &t->priv.work))
+		return;		/* cannot happen: only this thread queues it */
+	if (whole_wq)
+		flush_workqueue(wq);
+	else
+		flush_work(&t->priv.work);
+	if (atomic_read(&t->priv.runs) != before + 1) {
+		atomic_inc(&st.flush_early);
+		pr_err("wq61_torture: thread %d: %s returned before its item ran\n",
+		       t->id, whole_wq ? "flush_workqueue" : "flush_work");
+	}
+	atomic64_inc(&st.flushes);
+}
+
+/* create a workqueue, queue private items, destroy it: all must have run */
+static void t_wq_cycle(struct t_thread *t)
+{
+	static const unsigned int flags[] = { 0, WQ_UNBOUND, WQ_HIGHPRI,
+		WQ_UNBOUND | WQ_SYSFS, WQ_MEM_RECLAIM };
+	struct t_private p[8];
+	struct workqueue_struct *wq;
+	int i, ran = 0;
+
+	wq = alloc_workqueue("wq61_t_tmp", flags[get_random_u32() % ARRAY_SIZE(flags)], 0);
+	if (!wq)
+		return;
+	for (i = 0; i < ARRAY_SIZE(p); i++) {
+		INIT_WORK_ONSTACK(&p[i].work, t_private_fn);
+		atomic_set(&p[i].runs, 0);
+		if (i % 2)
+			queue_work(wq, &p[i].work);
+		else
+			queue_work_on(random_possible_cpu(), wq, &p[i].work);
+	}
+	destroy_workqueue(wq);
+	for (i = 0; i < ARRAY_SIZE(p); i++) {
+		ran += atomic_read(&p[i].runs);
+		destroy_work_on_stack(&p[i].work);
+	}
+	if (ran != ARRAY_SIZE(p)) {
+		atomic_inc(&st.wq_destroy_lost);
+		pr_err("wq61_torture: destroy_workqueue() returned with %d of %zu items run\n",
+		       ran, ARRAY_SIZE(p));
+	}
+	atomic64_inc(&st.wq_cycles);
+}
+
+static int t_thread_fn(void *data)
+{
+	struct t_thread *t = data;
+	unsigned long next_cycle = jiffies;
+
+	while (!kthread_should_stop()) {
+		struct t_item *it = &items[get_random_u32() % NR_ITEMS];
+		unsigned int op = get_random_u32() % 16;
+
+		atomic64_inc(&st.ops);
+		switch (op) {
+		case 0 ... 4:
+			t_queue(it, -1);
+			break;
+		case 5 ... 6:
+			if (it->wq == T_ORDERED) {
+				t_queue(it, -1);
+				break;
+			}
+			t_queue(it, random_possible_cpu());
+			break;
+		case 7 ... 8:
+			if (it->wq == T_ORDERED) {
+				t_queue(it, -1);
+				break;
+			}
+			/* pending either way afterwards: +1 only if it was idle */
+			atomic_inc(&it->pending);
+			if (mod_delayed_work(wqs[it->wq], &it->dw, get_random_u32() % 3))
+				atomic_dec(&it->pending);
+			hist_add(it, 'M');
+			break;
+		case 9:
+			if (cancel_delayed_work_sync(&it->dw)) {
+				atomic_dec(&it->pending);
+				atomic64_inc(&st.cancels);
+			}
+			hist_add(it, 'C');
+			break;
+		case 10:
+			flush_delayed_work(&it->dw);
+			hist_add(it, 'F');
+			break;
+		case 11: {
+			struct t_rcu *r = &rcus[get_random_u32() % NR_RCU];
+
+			atomic_inc(&r->pending);
+			if (!queue_rcu_work(wqs[get_random_u32() % 2 ? T_UB0 : T_PERCPU], &r->rw))
+				atomic_dec(&r->pending);
+			break;
+		}
+		case 12:
+			t_flush_check(t, wqs[get_random_u32() % NR_T_WQS], false);
+			break;
+		case 13:
+			t_flush_check(t, wqs[get_random_u32() % NR_T_WQS], true);
+			break;
+		default:
+			if (t->id == 0 && time_after_eq(jiffies, next_cycle)) {
+				t_wq_cycle(t);
+				next_cycle = jiffies + msecs_to_jiffies(50);
+			} else {
+				usleep_range(100, 500);
+			}
+			break;
+		}
+		cond_resched();
+	}
+	return 0;
+}
+
+#define KTAP(n, ok, name, fmt, ...)					\
+	(len += scnprintf(result + len, sizeof(result) - len,		\
+			  "%s %d %s # " fmt "\n", (ok) ? "ok" : "not ok",	\
+			  (n), (name), ##__VA_ARGS__))
+
+static int do_run(unsigned int seconds, unsigned int nr_threads)
+{
+	unsigned long deadline;
+	int i, left = 0, rcu_left = 0, created = 0;
+	size_t len = 0;
+
+	memset(&st, 0, sizeof(st));
+	WRITE_ONCE(stopping, false);
+	t0_ms = ktime_get_ns() / NSEC_PER_MSEC;
+	atomic_set(&ma_peak, 0);
+	for (i = 0; i < NR_ITEMS; i++) {
+		struct t_item *it = &items[i];
+
+		memset(it, 0, sizeof(*it));
+		it->idx = i;
+		it->wq = i % NR_T_WQS;
+		/* ordered items stay plain: ordering is about queueing order */
+		it->kind = it->wq == T_ORDERED ? K_PLAIN : (i / NR_T_WQS) % NR_KINDS;
+		spin_lock_init(&it->hlock);
+		INIT_DELAYED_WORK(&it->dw, t_work_fn);
+	}
+	for (i = 0; i < NR_RCU; i++) {
+		INIT_RCU_WORK(&rcus[i].rw, t_rcu_fn);
+		atomic_set(&rcus[i].pending, 0);
+	}
+
+	for (i = 0; i < nr_threads; i++) {
+		struct t_thread *t = &threads[i];
+
+		t->id = i;
+		INIT_WORK(&t->priv.work, t_private_fn);
+		atomic_set(&t->priv.runs, 0);
+		t->task = kthread_run(t_thread_fn, t, "wq61_torture/%d", i);
+		if (IS_ERR(t->task)) {
+			t->task = NULL;
+			break;
+		}
+		created++;
+	}
+
+	deadline = jiffies + seconds * HZ;
+	while (time_before(jiffies, deadline) && created)
+		msleep(100);
+
+	/* settle: no more queueing, then flush what is left */
+	for (i = 0; i < created; i++)
+		kthread_stop(threads[i].task);
+	WRITE_ONCE(stopping, true);
+	for (i = 0; i < NR_ITEMS; i++)
+		flush_delayed_work(&items[i].dw);
+	/* an item run by the flushes may have chained another one: again */
+	for (i = 0; i < NR_ITEMS; i++)
+		flush_delayed_work(&items[i].dw);
+	for (i = 0; i < NR_RCU; i++)
+		flush_rcu_work(&rcus[i].rw);
+	for (i = 0; i < NR_T_WQS; i++)
+		flush_workqueue(wqs[i]);
+
+	for (i = 0; i < NR_ITEMS; i++) {
+		if (atomic_read(&items[i].pending) != 0) {
+			left++;
+			report(&items[i], &st.left_pending, "queued but never ran");
+		}
+	}
+	for (i = 0; i < NR_RCU; i++)
+		rcu_left += atomic_read(&rcus[i].pending) != 0;
+
+	len += scnprintf(result + len, sizeof(result) - len,
+			 "KTAP version 1\n# %u s, %d threads: %lld ops, %lld queueings, %lld runs, %lld cancels, %lld flush checks, %lld workqueues created and destroyed, %lld rcu_work runs; ordered wq %llu items; wq61_t_ma peak %d\n1..10\n",
+			 seconds, created, atomic64_read(&st.ops), atomic64_read(&st.queues),
+			 atomic64_read(&st.runs), atomic64_read(&st.cancels),
+			 atomic64_read(&st.flushes), atomic64_read(&st.wq_cycles),
+			 atomic64_read(&st.rcu_runs), ord_seq, atomic_read(&ma_peak));
+	KTAP(1, created == nr_threads && atomic64_read(&st.runs) > 0, "ran",
+	     "%d of %u threads", created, nr_threads);
+	KTAP(2, !left && !atomic_read(&st.neg_pending), "exactly_once",
+	     "%d items left pending, %d runs without a queueing", left,
+	     atomic_read(&st.neg_pending));
+	KTAP(3, !atomic_read(&st.concurrent), "never_twice_at_once", "%d",
+	     atomic_read(&st.concurrent));
+	KTAP(4, !atomic_read(&st.offline), "never_on_offline_cpu", "%d",
+	     atomic_read(&st.offline));
+	KTAP(5, !atomic_read(&st.ord_overlap) && !atomic_read(&st.ord_order),
+	     "ordered_in_order", "%d overlaps, %d out of order",
+	     atomic_read(&st.ord_overlap), atomic_read(&st.ord_order));
+	KTAP(6, !atomic_read(&st.ma_over), "max_active_kept", "peak %d, limit %d",
+	     atomic_read(&ma_peak), MA_BOUND);
+	KTAP(7, !atomic_read(&st.flush_early), "flush_waits", "%d early",
+	     atomic_read(&st.flush_early));
+	KTAP(8, !atomic_read(&st.wq_destroy_lost), "destroy_drains", "%d",
+	     atomic_read(&st.wq_destroy_lost));
+	KTAP(9, !rcu_left, "rcu_work_ran", "%d left", rcu_left);
+	KTAP(10, atomic64_read(&st.wq_cycles) > 0 || created == 0, "wq_create_destroy",
+	     "%lld cycles", atomic64_read(&st.wq_cycles));
+	return 0;
+}
+
+static int ctl_run(const char *cmd, int n, unsigned int a, unsigned int b,
+		   unsigned int c)
+{
+	if (!strcmp(cmd, "run") && n == 2 && a >= 1 && a <= 86400 &&
+	    b >= 1 && b <= ARRAY_SIZE(threads))
+		return do_run(a, b);
+	return -EINVAL;
+}
+
+static int __init wq61_torture_init(void)
+{
+	int i;
+
+	items = kcalloc(NR_ITEMS, sizeof(*items), GFP_KERNEL);
+	rcus = kcalloc(NR_RCU, sizeof(*rcus), GFP_KERNEL);
+	wqs[T_PERCPU] = alloc_workqueue("wq61_t_percpu", 0, 0);
+	wqs[T_HIGHPRI] = alloc_workqueue("wq61_t_highpri", WQ_HIGHPRI, 0);
+	wqs[T_INTENSIVE] = alloc_workqueue("wq61_t_intensive", WQ_CPU_INTENSIVE, 0);
+	wqs[T_RECLAIM] = alloc_workqueue("wq61_t_reclaim", WQ_MEM_RECLAIM, 0);
+	wqs[T_ORDERED] = alloc_ordered_workqueue("wq61_t_ordered", 0);
+	wqs[T_UB0] = alloc_workqueue("wq61_t_ub0", WQ_UNBOUND | WQ_SYSFS, 0);
+	wqs[T_UB1] = alloc_workqueue("wq61_t_ub1", WQ_UNBOUND | WQ_SYSFS, 0);
+	wqs[T_MA] = alloc_workqueue("wq61_t_ma", WQ_UNBOUND | WQ_SYSFS, MA_LIMIT);
+	for (i = 0; i < NR_T_WQS; i++)
+		if (!wqs[i])
+			goto fail;
+	if (!items || !rcus)
+		goto fail;
+	dir = debugfs_create_dir("wq61_torture", NULL);
+	debugfs_create_file("ctl", 0600, dir, NULL, &ctl_fops);
+	return 0;
+fail:
+	for (i = 0; i < NR_T_WQS; i++)
+		if (wqs[i])
+			destroy_workqueue(wqs[i]);
+	kfree(items);
+	kfree(rcus);
+	return -ENOMEM;
+}
+
+static void __exit wq61_torture_exit(void)
+{
+	int i;
+
+	debugfs_remove_recursive(dir);
+	for (i = 0; i < NR_T_WQS; i++)
+		destroy_workqueue(wqs[i]);
+	kfree(items);
+	kfree(rcus);
+}
+
+module_init(wq61_torture_init);
+module_exit(wq61_torture_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("wq61: workqueue torture test with exact accounting");
