@@ -8,7 +8,8 @@
 #   KNOB  KIND  RESULT  (value unchanged | VALUE CHANGED)
 # Knobs: the sysfs files of the unbound WQ_SYSFS workqueue wq61_affn
 # (affinity_scope, affinity_strict, localize, cpumask, max_active, nice,
-# 6.1's numa) and the workqueue module parameters (default_affinity_scope,
+# 6.1's numa), the global unbound cpumask (also: never empty) and the
+# workqueue module parameters (default_affinity_scope,
 # cpu_intensive_thresh_us, cpu_intensive_warning_thresh, disable_numa);
 # those a flavour lacks are listed as absent.
 #
@@ -141,6 +142,16 @@ sweep affinity_scope "$wq/affinity_scope" cache
 sweep affinity_strict "$wq/affinity_strict" 1
 sweep localize "$wq/localize" 1
 sweep cpumask "$wq/cpumask" "$mask"
+sweep unbound_cpumask "$WQ_SYSFS/cpumask" "$(cat $WQ_SYSFS/cpumask)"
+# No CPU at all: an empty unbound cpumask is what mainline's 4a6c5607d450
+# had to forbid (kick_pool() woke a worker on CPU -1).
+for f in "$wq/cpumask" "$WQ_SYSFS/cpumask"; do
+	before=$(cat "$f")
+	r=$(try_write "$f" 0)
+	rows=$((rows + 1))
+	[ "$r" = EINVAL ] && [ "$(cat "$f")" = "$before" ] || bad "${f#$WQ_SYSFS/}" zero_mask "$r" "$before -> $(cat "$f")"
+done
+note "cpumask, unbound_cpumask: an empty mask refused"
 sweep max_active "$wq/max_active" 16
 sweep nice "$wq/nice" 5
 sweep numa "$wq/numa" 1

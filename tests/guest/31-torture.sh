@@ -7,7 +7,8 @@
 # - reconfigures the unbound workqueues: affinity_scope, affinity_strict,
 #   localize, cpumask (all CPUs, one CPU), nice and max_active of
 #   wq61_t_ub0/ub1, scope and strictness of wq61_t_ma (max_active 2), the
-#   default scope and cpu_intensive_thresh_us (the files a kernel has).
+#   global unbound cpumask (all CPUs or half of them), the default scope
+#   and cpu_intensive_thresh_us (the files a kernel has).
 # Every check the module reports (KTAP) must pass; the runner's log scan
 # fails the test on any splat. WQ61_TORTURE_DURATION (seconds, default 60)
 # and WQ61_TORTURE_THREADS (default 4): make torture DURATION=...
@@ -32,7 +33,8 @@ online_all() {
 }
 declare -A saved
 for f in $WQ_SYSFS/wq61_t_{ub0,ub1,ma}/{affinity_scope,affinity_strict,localize,cpumask,nice} \
-	 $WQ_SYSFS/wq61_t_{ub0,ub1}/max_active $P/default_affinity_scope $P/cpu_intensive_thresh_us; do
+	 $WQ_SYSFS/wq61_t_{ub0,ub1}/max_active $WQ_SYSFS/cpumask \
+	 $P/default_affinity_scope $P/cpu_intensive_thresh_us; do
 	[ -e "$f" ] && saved[$f]=$(cat "$f")
 done
 restore() {
@@ -101,6 +103,12 @@ attrs() {
 			w $WQ_SYSFS/$wq/nice $(( (i % 3) * 5 - 5 ))
 			w $WQ_SYSFS/$wq/max_active $(( i % 4 == 0 ? 1 : 16 ))
 		done
+		# the global unbound cpumask: all CPUs, or the first half
+		if [ $((i % 4)) = 3 ]; then
+			w $WQ_SYSFS/cpumask "$(printf '%x' $(( (1 << ($(nproc --all) / 2)) - 1 )))"
+		else
+			w $WQ_SYSFS/cpumask "${saved[$WQ_SYSFS/cpumask]}"
+		fi
 		w $P/default_affinity_scope "${scopes[(i + 2) % 5]}"
 		w $P/cpu_intensive_thresh_us $(( (i % 3 + 1) * 5000 ))
 		i=$((i + 1))
