@@ -77,7 +77,6 @@ struct t_item {
 	atomic_t pending;	/* queueings not yet run or canceled */
 	atomic_t running;	/* inside the work function */
 	atomic64_t runs;
-	u64 seq;		/* ordered: its place in the queue */
 	/* recent events, for the report of a mismatch */
 	spinlock_t hlock;
 	unsigned int hpos;
@@ -108,9 +107,18 @@ static bool stopping;
 static struct dentry *dir;
 static u64 t0_ms;
 
-/* ordered: the queueing order and the last seen */
+/*
+ * ordered: the items in the order they were queued, appended together with
+ * the queueing and taken off as each starts, under ord_lock. An item that
+ * starts must be the first. (A sequence number stored in the item would
+ * not do: once an item has started, it can be queued again before its
+ * function gets to read the number.) Ordered items are never canceled.
+ */
+#define ORD_RING	256
 static DEFINE_SPINLOCK(ord_lock);
-static u64 ord_seq, ord_last;
+static int ord_ring[ORD_RING];
+static unsigned int ord_head, ord_tail;
+static u64 ord_seq;
 static atomic_t ord_running;
 /* wq61_t_ma: in flight and the most seen */
 static atomic_t ma_running, ma_peak;
@@ -175,8 +183,10 @@ static void t_queue(struct t_item *it, int cpu)
 		/* the sequence follows the queueing order exactly */
 		spin_lock_bh(&ord_lock);
 		queued = queue_work(wqs[T_ORDERED], &it->dw.work);
-		if (queued)
-			it->seq = ++ord_seq;
+		if (queued) {
+			ord_ring[ord_tail++ % ORD_RING] = it->idx;
+			ord_seq++;
+		}
 		spin_unlock_bh(&ord_lock);
 	} else if (cpu >= 0) {
 		queued = queue_work_on(cpu, wqs[it->wq], &it->dw.work);
@@ -209,13 +219,17 @@ static void t_work_fn(struct work_struct *work)
 	hist_add(it, 'R');
 
 	if (it->wq == T_ORDERED) {
+		bool first;
+
 		if (atomic_inc_return(&ord_running) > 1)
 			report(it, &st.ord_overlap, "ordered: another item runs too");
 		spin_lock_bh(&ord_lock);
-		if (it->seq <= ord_last)
-			report(it, &st.ord_order, "ordered: out of order");
-		ord_last = it->seq;
+		first = ord_head != ord_tail && ord_ring[ord_head % ORD_RING] == it->idx;
+		if (ord_head != ord_tail)
+			ord_head++;
 		spin_unlock_bh(&ord_lock);
+		if (!first)
+			report(it, &st.ord_order, "ordered: out of order");
 	}
 	if (it->wq == T_MA) {
 		int now = atomic_inc_return(&ma_running);
@@ -359,6 +373,9 @@ static int t_thread_fn(void *data)
 			hist_add(it, 'M');
 			break;
 		case 9:
+			/* see ord_ring */
+			if (it->wq == T_ORDERED)
+				break;
 			if (cancel_delayed_work_sync(&it->dw)) {
 				atomic_dec(&it->pending);
 				atomic64_inc(&st.cancels);
@@ -409,6 +426,8 @@ static int do_run(unsigned int seconds, unsigned int nr_threads)
 	size_t len = 0;
 
 	memset(&st, 0, sizeof(st));
+	ord_head = ord_tail = 0;
+	ord_seq = 0;
 	WRITE_ONCE(stopping, false);
 	t0_ms = ktime_get_ns() / NSEC_PER_MSEC;
 	atomic_set(&ma_peak, 0);
