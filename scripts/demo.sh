@@ -50,16 +50,20 @@ for s in cache system; do
 	echo "start 0 100 500" > $actl
 	echo "=== affinity_scope=$s: 100 items queued on CPU 0 started on (per CPU): $(cat $actl)"
 done
+echo cache > $wq/affinity_scope
 if [ -e $wq/localize ]; then
 	echo 1 > $wq/localize
-	echo "start 0 100 500" > $actl
-	echo "=== affinity_scope=system, localize=1: 100 items queued on CPU 0 started on (per CPU): $(cat $actl)"
-	dump=$WQ61_SRC/tools/workqueue/wq_dump.py
-	echo "=== tools/workqueue/wq_dump.py  (pods of each scope, pools, workqueue -> pool per CPU; wq61_affn: L)"
-	drgn -q -k -s "$WQ61_VMLINUX" "$dump" | cut -c1-120
-	echo 0 > $wq/localize
+	echo "startw 0 50 100" > $actl
+	echo "=== affinity_scope=cache, localize=1: 50 items queued one at a time on CPU 0 started on (per CPU): $(cat $actl)"
+else
+	echo "startw 0 50 100" > $actl
+	echo "=== affinity_scope=cache: 50 items queued one at a time on CPU 0 started on (per CPU): $(cat $actl)"
 fi
-echo default > $wq/affinity_scope
 echo "=== tools/workqueue/wq_monitor.py -i 0 'wq61_affn\$'  (CMW/RPR: repatriations; CPUlocal: started on the queueing CPU)"
 drgn -q -k -s "$WQ61_VMLINUX" "$mon" -i 0 'wq61_affn$'
+dump=$WQ61_SRC/tools/workqueue/wq_dump.py
+echo "=== tools/workqueue/wq_dump.py  (pods of each scope, pools, workqueue -> pool per CPU; wq61_affn: L)"
+drgn -q -k -s "$WQ61_VMLINUX" "$dump" | cut -c1-120
+[ -e $wq/localize ] && echo 0 > $wq/localize
+echo default > $wq/affinity_scope
 rmmod wq61_affinity
