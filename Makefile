@@ -8,7 +8,7 @@ FLAVOUR ?= patched
 APPEND ?=
 S := scripts
 
-.PHONY: help deps prepare apply build build-baseline modules run shell check \
+.PHONY: help deps prepare apply build build-baseline modules run shell check check-sanitizers check-naive \
 	check-baseline check-series bench boot-loop torture export import clean-runs
 
 ## make help     this list
@@ -47,6 +47,16 @@ check:
 
 check-baseline:
 	@$(S)/check.sh baseline
+
+## make check-sanitizers  patched kernel with KASAN+UBSAN+kmemleak, then KCSAN:
+##                  whole in-guest suite each; no report may involve workqueue code
+check-sanitizers: deps
+	@$(S)/check-sanitizers.sh
+
+## make check-naive  mainline's bugs put back one at a time (tests/naive/): each
+##                  must make the test meant to catch it fail
+check-naive: deps
+	@$(S)/check-naive.sh $(CASES)
 
 ## make check-series  git am + quilt --fuzz=0, checkpatch --strict, bisectable
 check-series: deps

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Build one flavour: scripts/build.sh baseline|patched
+# Build one flavour: scripts/build.sh baseline|patched|mainline|patched-kasan|patched-kcsan|naive|naive-kasan
 # Config: tinyconfig + config/*.config (merge_config.sh, olddefconfig), in
 # the flavour's O= directory; ccache; incremental on rebuilds.
 . "$(dirname "$0")/common.sh"
@@ -30,7 +30,22 @@ if [ "$flavour" = mainline ]; then
 	fi
 else
 	"$WQ61_TOP/scripts/prepare-tree.sh"
-	[ "$flavour" = patched ] && "$WQ61_TOP/scripts/apply-series.sh"
+	case $flavour in patched*|naive*) "$WQ61_TOP/scripts/apply-series.sh";; esac
+	case $flavour in patched-*|naive*)
+		# Same source as patched (branch wq61), own worktree and O= dir.
+		if ! git -C "$src" rev-parse -q --verify HEAD >/dev/null 2>&1; then
+			rm -rf "$src"; git -C "$WQ61_GIT" worktree prune
+			git -C "$WQ61_GIT" worktree add -q --detach "$src" wq61
+		fi
+		git -C "$src" checkout -q -f --detach wq61
+		;;
+	esac
+	case $flavour in naive*)
+		[ -f "${WQ61_NAIVE_DIFF:-}" ] || die "$flavour: WQ61_NAIVE_DIFF must name a tests/naive/*.diff"
+		git -C "$src" apply "$WQ61_NAIVE_DIFF" || die "$flavour: $WQ61_NAIVE_DIFF does not apply"
+		log "$flavour: wq61 with $(basename "$WQ61_NAIVE_DIFF") on top"
+		;;
+	esac
 fi
 mkdir -p "$out"
 
@@ -69,7 +84,14 @@ KMAKE=(make -s -C "$src" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" LOCALVERSI
 # config/*.config for every flavour, config/FLAVOUR/*.config for one
 # (patched: symbols the series adds; mainline: 6.12's names and symbols).
 shopt -s nullglob
-frags=("$WQ61_TOP"/config/*.config "$WQ61_TOP/config/$flavour"/*.config)
+frags=("$WQ61_TOP"/config/*.config)
+case $flavour in
+patched-*|naive*) frags+=("$WQ61_TOP"/config/patched/*.config);;
+esac
+case $flavour in
+naive-kasan) frags+=("$WQ61_TOP"/config/patched-kasan/*.config);;
+*) frags+=("$WQ61_TOP/config/$flavour"/*.config);;
+esac
 shopt -u nullglob
 fhash=$(cat "${frags[@]}" | sha1sum | cut -d' ' -f1)
 if [ ! -f "$out/.config" ] || [ "$(cat "$out/.wq61-config" 2>/dev/null)" != "$fhash" ]; then

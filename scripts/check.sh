@@ -78,9 +78,10 @@ done
 # checkpatch, every prefix builds, the config matrix (check-series.sh).
 if [ "$flavour" = patched ]; then
 	# The result depends only on the patches, pristine 6.1, the config
-	# fragments and the scripts that check: with all of them unchanged
+	# fragments (not the sanitizer flavours': the series checks do not use
+	# them) and the scripts that check: with all of them unchanged
 	# since a run that finished, its log is reused (WQ61_FORCE=1 reruns).
-	key=$( (cat "$WQ61_TOP"/patches/* "$WQ61_TOP"/config/*.config "$WQ61_TOP"/config/*/*.config \
+	key=$( (cat "$WQ61_TOP"/patches/* "$WQ61_TOP"/config/*.config "$WQ61_TOP"/config/{mainline,patched}/*.config \
 		"$WQ61_TOP"/scripts/check-series.sh "$WQ61_TOP"/scripts/check-configs.sh \
 		"$WQ61_TOP"/scripts/common.sh 2>/dev/null; git -C "$WQ61_GIT" rev-parse pristine 2>/dev/null) |
 		sha1sum | cut -d' ' -f1)

@@ -26,6 +26,21 @@ WQ61_MAINLINE_TARBALL=${WQ61_MAINLINE_TARBALL:-/usr/src/linux-source-6.12.tar.xz
 WQ61_SRC_mainline=$WQ61_CACHE/src-mainline
 WQ61_OUT_mainline=$WQ61_SRC_mainline/.build
 WQ61_RUNS=$WQ61_CACHE/runs
+# Sanitizer flavours: the patched tree (branch wq61) in worktrees of their
+# own, built with config/patched/ plus config/FLAVOUR/ (make check-sanitizers).
+WQ61_SANITIZERS="patched-kasan patched-kcsan"
+WQ61_SRC_patched_kasan=$WQ61_CACHE/src-patched-kasan
+WQ61_OUT_patched_kasan=$WQ61_SRC_patched_kasan/.build
+WQ61_SRC_patched_kcsan=$WQ61_CACHE/src-patched-kcsan
+WQ61_OUT_patched_kcsan=$WQ61_SRC_patched_kcsan/.build
+# Naive flavours: the patched tree with one of tests/naive/*.diff on top
+# ($WQ61_NAIVE_DIFF), a mainline bug put back on purpose, to show that the
+# test meant to catch it does (make check-naive); naive-kasan also gets
+# config/patched-kasan/.
+WQ61_SRC_naive=$WQ61_CACHE/src-naive
+WQ61_OUT_naive=$WQ61_SRC_naive/.build
+WQ61_SRC_naive_kasan=$WQ61_CACHE/src-naive-kasan
+WQ61_OUT_naive_kasan=$WQ61_SRC_naive_kasan/.build
 
 export CCACHE_DIR=${CCACHE_DIR:-$WQ61_CACHE/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
@@ -38,11 +53,12 @@ export CCACHE_BASEDIR=$WQ61_CACHE CCACHE_NOHASHDIR=1
 export KBUILD_BUILD_USER=wq61 KBUILD_BUILD_HOST=localhost
 export KBUILD_BUILD_TIMESTAMP=${KBUILD_BUILD_TIMESTAMP:-2023-01-01}
 
-src_of() { local v="WQ61_SRC_$1"; echo "${!v}"; }
-out_of() { local v="WQ61_OUT_$1"; echo "${!v}"; }
+src_of() { local v="WQ61_SRC_${1//-/_}"; echo "${!v}"; }
+out_of() { local v="WQ61_OUT_${1//-/_}"; echo "${!v}"; }
 
 check_flavour() {
-	case "$1" in baseline|patched|mainline) ;; *) die "unknown flavour '$1' (baseline|patched|mainline)";; esac
+	case "$1" in baseline|patched|mainline|patched-kasan|patched-kcsan|naive|naive-kasan) ;;
+	*) die "unknown flavour '$1' (baseline|patched|mainline|patched-kasan|patched-kcsan|naive|naive-kasan)";; esac
 }
 
 T0=${T0:-$(date +%s)}

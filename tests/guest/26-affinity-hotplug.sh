@@ -31,12 +31,6 @@ dfl_orig=$(cat "$AFFN_DFL")
 tmp=$(mktemp -d) || fail "mktemp"
 begun=
 
-online_all() {
-	local f
-	for f in $SYS/cpu[0-9]*/online; do
-		[ "$(cat "$f")" = 1 ] || echo 1 > "$f" || echo "cannot online ${f%/online}"
-	done
-}
 restore() {
 	[ -n "$begun" ] && echo hpend > $ctl
 	online_all
@@ -69,20 +63,16 @@ node=$(basename "$(ls -d $SYS/cpu$last/node[0-9]* 2>/dev/null | head -n 1)")
 note "single CPU $mid; SMT pod: ${smt_t:-none}; L3 pod: ${l3_m:-none}; node: ${node_t:-none}"
 
 ops=0
-offline() { # CPU...
-	local c
+hotplug() { # 0|1 CPU...: offline or online each CPU, counting the ops
+	local v=$1 c
+	shift
 	for c in "$@"; do
-		echo 0 > $SYS/cpu$c/online || fail "cannot offline CPU $c"
+		echo "$v" > $SYS/cpu$c/online || fail "cannot set CPU $c online=$v"
 		ops=$((ops + 1))
 	done
 }
-online() { # CPU...
-	local c
-	for c in "$@"; do
-		echo 1 > $SYS/cpu$c/online || fail "cannot online CPU $c"
-		ops=$((ops + 1))
-	done
-}
+offline() { hotplug 0 "$@"; }
+online() { hotplug 1 "$@"; }
 next_scope() { # SCOPE: the one after it, round robin
 	case $1 in cpu) echo smt;; smt) echo cache;; cache) echo numa;;
 	numa) echo system;; *) echo cpu;; esac

@@ -25,12 +25,6 @@ P=/sys/module/workqueue/parameters
 tmp=$(mktemp -d) || fail "mktemp"
 pids=()
 
-online_all() {
-	local f
-	for f in $SYS/cpu[0-9]*/online; do
-		[ "$(cat "$f")" = 1 ] || echo 1 > "$f" || echo "cannot online ${f%/online}"
-	done
-}
 declare -A saved
 for f in $WQ_SYSFS/wq61_t_{ub0,ub1,ma}/{affinity_scope,affinity_strict,localize,cpumask,nice} \
 	 $WQ_SYSFS/wq61_t_{ub0,ub1}/max_active $WQ_SYSFS/cpumask \

@@ -7,6 +7,11 @@ note() { echo "$*"; }
 # log scan does not count it as a splat (one extended regex per call).
 expect_message() { echo "$1" >> "$WQ61_RESULTS/expected-messages"; }
 mod() { echo "$WQ61_MODULES/$1.ko"; }
+# The sanitizer kernels (patched-kasan, patched-kcsan) are the patched
+# source, the naive ones (make check-naive) claim to be: tests expect of
+# them what they expect of patched.
+WQ61_KERNEL_FLAVOUR=$WQ61_FLAVOUR
+case $WQ61_FLAVOUR in patched-*|naive*) WQ61_FLAVOUR=patched;; esac
 
 # wq61_only WHAT: a test (or part) of something mainline does not have
 # (or does differently on purpose): skipped on the mainline flavour.
@@ -97,5 +102,14 @@ cpus_of() {
 	local part
 	for part in ${1//,/ }; do
 		case $part in *-*) seq "${part%-*}" "${part#*-}";; *) echo "$part";; esac
+	done
+}
+
+# online_all: bring every CPU back online (after a hotplug test); a CPU
+# that refuses is reported, not fatal (callers check what they need)
+online_all() {
+	local f
+	for f in /sys/devices/system/cpu/cpu[0-9]*/online; do
+		[ "$(cat "$f")" = 1 ] || echo 1 > "$f" || echo "cannot online ${f%/online}"
 	done
 }

@@ -31,7 +31,9 @@
  *   echo "run SECONDS THREADS" > /sys/kernel/debug/wq61_torture/ctl
  *
  * runs for SECONDS (1..86400) with THREADS (1..16) threads, then settles
- * and leaves KTAP lines in ctl, one test per check.
+ * and leaves KTAP lines in ctl, one test per check. "cycle N" creates and
+ * destroys N workqueues, "rcu_barrier" waits for RCU callbacks (both for
+ * tests/guest/32-leaks.sh).
  */
 #include <linux/module.h>
 #include <linux/workqueue.h>
@@ -518,12 +520,59 @@ static int do_run(unsigned int seconds, unsigned int nr_threads)
 	return 0;
 }
 
+static void cycle_fn(struct work_struct *work)
+{
+	struct t_private *p = container_of(work, struct t_private, work);
+
+	atomic_inc(&p->runs);
+}
+
+/*
+ * "cycle N": create a workqueue, run one item on it, destroy it, N times,
+ * rotating through per-cpu, unbound (with sysfs files), ordered and
+ * rescuer-backed workqueues; then wait out RCU so that what the destroys
+ * free later has been freed (tests/guest/32-leaks.sh measures the rest).
+ */
+static int do_cycle(unsigned int n)
+{
+	static const unsigned int flags[] = {
+		0, WQ_UNBOUND | WQ_SYSFS, WQ_UNBOUND | __WQ_ORDERED,
+		WQ_MEM_RECLAIM, WQ_UNBOUND | WQ_MEM_RECLAIM | WQ_SYSFS,
+	};
+	struct t_private p = { .runs = ATOMIC_INIT(0) };
+	struct workqueue_struct *wq;
+	u64 t = ktime_get_ns();
+	unsigned int i;
+
+	INIT_WORK_ONSTACK(&p.work, cycle_fn);
+	for (i = 0; i < n; i++) {
+		unsigned int f = flags[i % ARRAY_SIZE(flags)];
+
+		wq = alloc_workqueue("wq61_t_cycle", f, f & __WQ_ORDERED ? 1 : 0);
+		if (!wq)
+			break;
+		queue_work(wq, &p.work);
+		destroy_workqueue(wq);	/* drains: the item has run */
+	}
+	destroy_work_on_stack(&p.work);
+	rcu_barrier();
+	scnprintf(result, sizeof(result), "cycles=%u runs=%d ms=%llu\n", i,
+		  atomic_read(&p.runs), (ktime_get_ns() - t) / NSEC_PER_MSEC);
+	return i == n ? 0 : -ENOMEM;
+}
+
 static int ctl_run(const char *cmd, int n, unsigned int a, unsigned int b,
 		   unsigned int c)
 {
 	if (!strcmp(cmd, "run") && n == 2 && a >= 1 && a <= 86400 &&
 	    b >= 1 && b <= ARRAY_SIZE(threads))
 		return do_run(a, b);
+	if (!strcmp(cmd, "cycle") && n == 1 && a >= 1 && a <= 1000000)
+		return do_cycle(a);
+	if (!strcmp(cmd, "rcu_barrier") && n == 0) {
+		rcu_barrier();
+		return 0;
+	}
 	return -EINVAL;
 }
 

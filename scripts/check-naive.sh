@@ -1,0 +1,53 @@
+#!/bin/bash
+# make check-naive: for each line of tests/naive/cases (or the NAMEs given),
+# build wq61 with that mainline bug put back (tests/naive/NAME.diff), run
+# the test that should catch it and require that it fails. A test that
+# passes on its naive kernel does not catch the bug: "NOT CAUGHT", exit 1.
+#   scripts/check-naive.sh [NAME...]
+. "$(dirname "$0")/common.sh"
+"$WQ61_TOP/scripts/deps.sh"
+res=${WQ61_CHECK_DIR:-$WQ61_CACHE/check-naive}
+mkdir -p "$res"
+bad=0 n=0
+while read -r name flavour test; do
+	case $name in ''|'#'*) continue;; esac
+	if [ $# -gt 0 ]; then
+		case " $* " in *" $name "*) ;; *) continue;; esac
+	fi
+	n=$((n + 1))
+	export WQ61_NAIVE_DIFF=$WQ61_TOP/tests/naive/$name.diff
+	"$WQ61_TOP/scripts/build.sh" "$flavour"
+	"$WQ61_TOP/scripts/build-modules.sh" "$flavour"
+	dir=$res/$name
+	rm -rf "$dir"; mkdir -p "$dir"
+	log "$name: $test on $flavour"
+	case $test in
+	guest:*)
+		"$WQ61_TOP/scripts/vm.py" -q -f "$flavour" -p big -r "$dir" -t 3600 -b 600 \
+			-e WQ61_TEST_TIMEOUT=1800 -- "$WQ61_TOP/tests/run-in-guest.sh" "'${test#guest:}'" || true
+		v=$(cat "$dir/verdict" 2>/dev/null || echo "lost: no verdict")
+		r=$("$WQ61_TOP/scripts/results.py" tap "$dir/output" "$name")
+		echo "$r" | sed 's/^/    /'
+		grep '^# FAIL' "$dir/output" | sed 's/^/    /' || true
+		caught=no
+		# A failed test or a splat catches it; a lost guest says nothing.
+		case $v in splat) caught=yes; sed 's/^/    /' "$dir/scan.txt" | head -20;; esac
+		echo "$r" | grep -q '^FAIL' && caught=yes
+		case $v in lost*) caught="no (guest $v)";; esac
+		;;
+	host:*)
+		rc=0
+		WQ61_FLAVOUR=$flavour WQ61_RESDIR=$dir "$WQ61_TOP/tests/host/${test#host:}.sh" > "$dir/host.log" 2>&1 || rc=$?
+		sed 's/^/    /' "$dir/host.log"
+		caught=no; [ $rc = 1 ] && caught=yes
+		;;
+	*) die "tests/naive/cases: bad test '$test'";;
+	esac
+	if [ "$caught" = yes ]; then
+		echo "caught      $name ($test fails on $flavour)"
+	else
+		echo "NOT CAUGHT  $name ($test on $flavour: $caught)"; bad=1
+	fi
+done < "$WQ61_TOP/tests/naive/cases"
+[ $n -gt 0 ] || die "no such case: $*"
+[ $bad -eq 0 ]
