@@ -76,7 +76,8 @@ def involved(title, block, syms):
         why.append('kernel/workqueue.c')
     m = re.search(r' in (\S+)(?: / (\S+))?', title)
     if m:
-        why += [f for f in m.groups() if f and f in syms]
+        # KASAN names the function with its offset, KCSAN without
+        why += [f.split('+')[0] for f in m.groups() if f and f.split('+')[0] in syms]
     skip = False
     for line in block[1:]:
         if AUX.search(line):
