@@ -82,7 +82,10 @@ progress() {
 KMAKE=(make -s -C "$src" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" LOCALVERSION=-wq61-$flavour)
 
 # config/*.config for every flavour, config/FLAVOUR/*.config for one
-# (patched: symbols the series adds; mainline: 6.12's names and symbols).
+# (patched: symbols the series adds; mainline: 6.12's names and symbols;
+# patched-kasan, patched-kcsan: the sanitizer). The sanitizer and naive
+# flavours are the patched source, so they take config/patched/ too, and
+# naive-kasan takes patched-kasan's.
 shopt -s nullglob
 frags=("$WQ61_TOP"/config/*.config)
 case $flavour in
