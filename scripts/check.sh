@@ -22,11 +22,14 @@ results=$res/results.txt
 record() { echo "$1 $2${3:+ $3}" >> "$results"; }
 
 # boot NAME PRESET VM-ARGS... -- CMD: one guest run; its outcome is the
-# runner's verdict file (scripts/vm.py).
+# runner's verdict file (scripts/vm.py). The whole in-guest suite on big
+# takes ~15 min alone on a 2-core machine (vm.py's default limit is 15):
+# a guest gets 40 min, each test still its own 5 (tests/run-in-guest.sh).
 boot() {
 	local name=$1 preset=$2; shift 2
 	rm -rf "${res:?}/$name"; mkdir -p "$res/$name"
-	"$WQ61_TOP/scripts/vm.py" -q -f "$flavour" -p "$preset" -r "$res/$name" "$@" || true
+	"$WQ61_TOP/scripts/vm.py" -q -f "$flavour" -p "$preset" -r "$res/$name" \
+		-t "${WQ61_GUEST_TIMEOUT:-2400}" "$@" || true
 }
 
 # The project's own KUnit suites; any other suite in the log is the
