@@ -1,5 +1,5 @@
 #!/bin/bash
-# Build one flavour: scripts/build.sh baseline|patched|mainline|patched-kasan|patched-kcsan|naive|naive-kasan
+# Build one flavour: scripts/build.sh baseline|patched|mainline|patched-kasan|patched-kcsan|naive|naive-kasan|naive-kcsan
 # Config: tinyconfig + config/*.config (merge_config.sh, olddefconfig), in
 # the flavour's O= directory; ccache; incremental on rebuilds.
 . "$(dirname "$0")/common.sh"
@@ -85,14 +85,14 @@ KMAKE=(make -s -C "$src" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" LOCALVERSI
 # (patched: symbols the series adds; mainline: 6.12's names and symbols;
 # patched-kasan, patched-kcsan: the sanitizer). The sanitizer and naive
 # flavours are the patched source, so they take config/patched/ too, and
-# naive-kasan takes patched-kasan's.
+# naive-kasan (naive-kcsan) takes patched-kasan's (patched-kcsan's).
 shopt -s nullglob
 frags=("$WQ61_TOP"/config/*.config)
 case $flavour in
 patched-*|naive*) frags+=("$WQ61_TOP"/config/patched/*.config);;
 esac
 case $flavour in
-naive-kasan) frags+=("$WQ61_TOP"/config/patched-kasan/*.config);;
+naive-k?san) frags+=("$WQ61_TOP/config/patched-${flavour#naive-}"/*.config);;
 *) frags+=("$WQ61_TOP/config/$flavour"/*.config);;
 esac
 shopt -u nullglob

@@ -35,12 +35,14 @@ WQ61_SRC_patched_kcsan=$WQ61_CACHE/src-patched-kcsan
 WQ61_OUT_patched_kcsan=$WQ61_SRC_patched_kcsan/.build
 # Naive flavours: the patched tree with one of tests/naive/*.diff on top
 # ($WQ61_NAIVE_DIFF), a mainline bug put back on purpose, to show that the
-# test meant to catch it does (make check-naive); naive-kasan also gets
-# config/patched-kasan/.
+# test meant to catch it does (make check-naive); naive-kasan and
+# naive-kcsan also get config/patched-kasan/ or config/patched-kcsan/.
 WQ61_SRC_naive=$WQ61_CACHE/src-naive
 WQ61_OUT_naive=$WQ61_SRC_naive/.build
 WQ61_SRC_naive_kasan=$WQ61_CACHE/src-naive-kasan
 WQ61_OUT_naive_kasan=$WQ61_SRC_naive_kasan/.build
+WQ61_SRC_naive_kcsan=$WQ61_CACHE/src-naive-kcsan
+WQ61_OUT_naive_kcsan=$WQ61_SRC_naive_kcsan/.build
 
 export CCACHE_DIR=${CCACHE_DIR:-$WQ61_CACHE/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
@@ -57,8 +59,8 @@ src_of() { local v="WQ61_SRC_${1//-/_}"; echo "${!v}"; }
 out_of() { local v="WQ61_OUT_${1//-/_}"; echo "${!v}"; }
 
 check_flavour() {
-	case "$1" in baseline|patched|mainline|patched-kasan|patched-kcsan|naive|naive-kasan) ;;
-	*) die "unknown flavour '$1' (baseline|patched|mainline|patched-kasan|patched-kcsan|naive|naive-kasan)";; esac
+	case "$1" in baseline|patched|mainline|patched-kasan|patched-kcsan|naive|naive-kasan|naive-kcsan) ;;
+	*) die "unknown flavour '$1' (baseline|patched|mainline|patched-kasan|patched-kcsan|naive|naive-kasan|naive-kcsan)";; esac
 }
 
 T0=${T0:-$(date +%s)}

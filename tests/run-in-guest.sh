@@ -1,13 +1,16 @@
 #!/bin/bash
 # In-guest test runner (kselftest conventions): runs tests/guest/NN-*.{sh,py}
-# matching the optional glob $1, each with a timeout, and prints TAP.
+# matching the optional globs in $1 (space-separated, e.g. '1[06]-* 31-*'),
+# each with a timeout, and prints TAP.
 # Exit status of a test: 0 pass, 4 skip, anything else fail.
 top=$(cd "$(dirname "$0")/.." && pwd)
-pattern=${1:-*}
+read -r -a patterns <<< "${1:-*}"
 tests=()
-for t in "$top"/tests/guest/$pattern; do
-	case "$(basename "$t")" in [0-9][0-9]-*) ;; *) continue;; esac
-	tests+=("$t")
+for p in "${patterns[@]}"; do
+	for t in "$top"/tests/guest/$p; do
+		case "$(basename "$t")" in [0-9][0-9]-*) ;; *) continue;; esac
+		tests+=("$t")
+	done
 done
 echo "TAP version 13"
 echo "1..${#tests[@]}"

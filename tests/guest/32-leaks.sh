@@ -58,7 +58,6 @@ changes() {
 cycles() { echo "cycle $1" > $ctl || fail "cycle $1 failed"; cat $ctl; }
 settle() { echo rcu_barrier > $ctl; sleep 1; echo rcu_barrier > $ctl; }
 mem() { awk '/^SUnreclaim:|^Percpu:/ {s += $2} END {print s}' /proc/meminfo; }
-memparts() { echo "$(grep -E '^(SUnreclaim|Percpu|KernelStack|VmallocUsed):' /proc/meminfo | tr -s ' ' | tr '\n' ' ') kworkers=$(ls /sys/devices/virtual/workqueue | wc -l)/$(ps -e | grep -c kworker)"; }
 
 # kl_ours FILE: how many of FILE's kmemleak reports have workqueue code
 # (or a wq61 test module) in the allocation's backtrace
@@ -95,24 +94,21 @@ if [ -e $KL ]; then
 	echo clear > $KL
 fi
 m0=$(mem)
-note "before: $(memparts)"
 t0=$(date +%s)
 changes "$N"; restore
 t1=$(date +%s)
-settle
-note "after changes: $(memparts)"
 c=$(cycles "$N")
 settle
-note "after cycles: $(memparts)"
-sleep 5; settle
-note "5 s later: $(memparts)"
 m1=$(mem)
+# A destroyed workqueue's pwqs go to the pwq release kthread, then RCU,
+# then SLOB hands pages back late: give it up to 30 s to come back within
+# 1 MB, and say how long it took (reported, not asserted).
+for ((w = 0; w < 30 && $(mem) > m0 + 1024; w++)); do sleep 1; settle; done
 note "$N attribute changes ($refused refused) in $((t1 - t0)) s; $c"
 [ "$refused" = 0 ] || fail "$refused valid attribute writes were refused"
 [ "$(field cycles "$c")" = "$N" ] && [ "$(field runs "$c")" = "$N" ] ||
 	fail "create/destroy cycles: $c (an item on a destroyed workqueue did not run?)"
-
-note "SUnreclaim+Percpu: $m0 kB -> $m1 kB after $((2 * N)) operations (not asserted, see above)"
+note "SUnreclaim+Percpu: $m0 kB before, $m1 kB right after $((2 * N)) operations, $(mem) kB $w s later (not asserted, see above)"
 
 if [ -e $KL ]; then
 	sleep 6

@@ -33,7 +33,7 @@
  * runs for SECONDS (1..86400) with THREADS (1..16) threads, then settles
  * and leaves KTAP lines in ctl, one test per check. "cycle N" creates and
  * destroys N workqueues, "rcu_barrier" waits for RCU callbacks (both for
- * tests/guest/32-leaks.sh).
+ * tests/guest/32-leaks.sh); "mkwq", "probe" and "ordered": see below.
  */
 #include <linux/module.h>
 #include <linux/workqueue.h>
@@ -561,9 +561,137 @@ static int do_cycle(unsigned int n)
 	return i == n ? 0 : -ENOMEM;
 }
 
+/*
+ * "mkwq" and "probe" (tests/guest/33-create-race.sh): mkwq creates an
+ * unbound workqueue with sysfs files and a rescuer, which makes its
+ * creation long enough for a change of the global unbound cpumask to land
+ * in the middle of it; probe queues an item on every online CPU of it,
+ * waits for them, destroys it and says on which CPUs they ran.
+ */
+static struct workqueue_struct *probe_wq;
+
+struct probe_item {
+	struct work_struct work;
+	int ran_on;
+};
+
+static void probe_fn(struct work_struct *work)
+{
+	struct probe_item *pi = container_of(work, struct probe_item, work);
+
+	pi->ran_on = raw_smp_processor_id();
+}
+
+static int do_mkwq(void)
+{
+	if (probe_wq)
+		return -EBUSY;
+	probe_wq = alloc_workqueue("wq61_t_new",
+				   WQ_UNBOUND | WQ_MEM_RECLAIM | WQ_SYSFS, 0);
+	return probe_wq ? 0 : -ENOMEM;
+}
+
+static int do_probe(void)
+{
+	struct probe_item *pi;
+	cpumask_var_t queued, ran;
+	int cpu, ret = -ENOMEM;
+
+	if (!probe_wq)
+		return -ENOENT;
+	pi = kcalloc(nr_cpu_ids, sizeof(*pi), GFP_KERNEL);
+	if (!pi)
+		return -ENOMEM;
+	if (!zalloc_cpumask_var(&queued, GFP_KERNEL))
+		goto free_pi;
+	if (!zalloc_cpumask_var(&ran, GFP_KERNEL))
+		goto free_queued;
+
+	for_each_online_cpu(cpu) {
+		INIT_WORK(&pi[cpu].work, probe_fn);
+		pi[cpu].ran_on = -1;
+		queue_work_on(cpu, probe_wq, &pi[cpu].work);
+		cpumask_set_cpu(cpu, queued);
+	}
+	for_each_cpu(cpu, queued) {
+		flush_work(&pi[cpu].work);
+		if (pi[cpu].ran_on >= 0)
+			cpumask_set_cpu(pi[cpu].ran_on, ran);
+	}
+	destroy_workqueue(probe_wq);
+	probe_wq = NULL;
+	scnprintf(result, sizeof(result), "queued=%*pb ran=%*pb\n",
+		  cpumask_pr_args(queued), cpumask_pr_args(ran));
+	ret = 0;
+	free_cpumask_var(ran);
+free_queued:
+	free_cpumask_var(queued);
+free_pi:
+	kfree(pi);
+	return ret;
+}
+
+/*
+ * "ordered N" (tests/guest/34-ordered-cpumask.sh): queue N items on the
+ * ordered workqueue in one go, so that a backlog builds up, and wait for
+ * them; each sleeps a little and checks that it runs alone and in queueing
+ * order while the driver changes the global unbound cpumask.
+ */
+struct oq_item {
+	struct work_struct work;
+	int seq;
+};
+
+static atomic_t oq_running, oq_next, oq_overlaps, oq_misordered, oq_runs;
+
+static void oq_fn(struct work_struct *work)
+{
+	struct oq_item *it = container_of(work, struct oq_item, work);
+
+	if (atomic_inc_return(&oq_running) != 1)
+		atomic_inc(&oq_overlaps);
+	if (atomic_xchg(&oq_next, it->seq + 1) != it->seq)
+		atomic_inc(&oq_misordered);
+	usleep_range(100, 200);
+	atomic_inc(&oq_runs);
+	atomic_dec(&oq_running);
+}
+
+static int do_ordered(unsigned int n)
+{
+	struct oq_item *items;
+	unsigned int i;
+
+	items = kcalloc(n, sizeof(*items), GFP_KERNEL);
+	if (!items)
+		return -ENOMEM;
+	atomic_set(&oq_next, 0);
+	atomic_set(&oq_overlaps, 0);
+	atomic_set(&oq_misordered, 0);
+	atomic_set(&oq_runs, 0);
+	for (i = 0; i < n; i++) {
+		INIT_WORK(&items[i].work, oq_fn);
+		items[i].seq = i;
+		queue_work(wqs[T_ORDERED], &items[i].work);
+	}
+	flush_workqueue(wqs[T_ORDERED]);
+	scnprintf(result, sizeof(result),
+		  "items=%u runs=%d overlaps=%d out_of_order=%d\n", n,
+		  atomic_read(&oq_runs), atomic_read(&oq_overlaps),
+		  atomic_read(&oq_misordered));
+	kfree(items);
+	return 0;
+}
+
 static int ctl_run(const char *cmd, int n, unsigned int a, unsigned int b,
 		   unsigned int c)
 {
+	if (!strcmp(cmd, "ordered") && n == 1 && a >= 1 && a <= 100000)
+		return do_ordered(a);
+	if (!strcmp(cmd, "mkwq") && n == 0)
+		return do_mkwq();
+	if (!strcmp(cmd, "probe") && n == 0)
+		return do_probe();
 	if (!strcmp(cmd, "run") && n == 2 && a >= 1 && a <= 86400 &&
 	    b >= 1 && b <= ARRAY_SIZE(threads))
 		return do_run(a, b);
@@ -612,6 +740,8 @@ static void __exit wq61_torture_exit(void)
 	int i;
 
 	debugfs_remove_recursive(dir);
+	if (probe_wq)
+		destroy_workqueue(probe_wq);
 	for (i = 0; i < NR_T_WQS; i++)
 		destroy_workqueue(wqs[i]);
 	kfree(items);
