@@ -13,7 +13,10 @@ workqueue when
   executors (process_one_work, worker_thread, rescuer_thread: every work
   item runs under them), or of a wq61 test module.
 KASAN's "potentially related work creation" stacks are left out: they record
-queue_work() calls on any object that holds a work item.
+queue_work() calls on any object that holds a work item. So are the frames
+below an interrupt or exception entry (asm_sysvec_*, asm_exc_*, </IRQ>): a
+race seen from the timer interrupt lists the work item it interrupted there,
+which had no part in it.
 
 Every report is printed (one line each, the workqueue ones first, with the
 frames that made them so); other splats (WARN, lockdep, ...) not matched by
@@ -28,6 +31,11 @@ import sys
 EXECUTORS = {'process_one_work', 'worker_thread', 'rescuer_thread'}
 START = re.compile(r'(BUG: (KASAN|KCSAN): .*|UBSAN: .*)')
 FRAME = re.compile(r'\b([A-Za-z_][A-Za-z0-9_.]*)\+0x[0-9a-f]+/0x[0-9a-f]+(?: \[(\w+)\])?')
+# The entry of an interrupt or exception: the frames after it in a stack
+# belong to the code that was interrupted, not to the racing access.
+IRQ_ENTRY = re.compile(r'\basm_(sysvec|common_interrupt|exc)_\w*\+0x|</IRQ>')
+# A new stack: KCSAN's "read/write ... by task|interrupt", KASAN's sections.
+STACK_START = re.compile(r'^(race at|(read|write)\b.* by |Allocated by|Freed by)')
 # Sections of a KASAN report whose frames say nothing about the bug.
 AUX = re.compile(r'(Last|Second to last) potentially related work creation')
 SECTION = re.compile(r'^(Allocated by|Freed by|The buggy address|Memory state)')
@@ -78,13 +86,18 @@ def involved(title, block, syms):
     if m:
         # KASAN names the function with its offset, KCSAN without
         why += [f.split('+')[0] for f in m.groups() if f and f.split('+')[0] in syms]
-    skip = False
+    skip = interrupted = False
     for line in block[1:]:
         if AUX.search(line):
             skip = True
         elif SECTION.search(line):
             skip = line.startswith('The buggy') or line.startswith('Memory state')
-        if skip:
+        if STACK_START.search(line):
+            interrupted = False
+        if skip or interrupted:
+            continue
+        if IRQ_ENTRY.search(line):
+            interrupted = True
             continue
         for fm in FRAME.finditer(line):
             fn, module = fm.group(1), fm.group(2)
