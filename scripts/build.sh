@@ -1,5 +1,6 @@
 #!/bin/bash
-# Build one flavour: scripts/build.sh baseline|patched|mainline|patched-kasan|patched-kcsan|naive|naive-kasan|naive-kcsan
+# Build one flavour: scripts/build.sh FLAVOUR (default patched; the list:
+# flavours() in common.sh, one per tree, e.g. baseline, patched, mainline).
 # Config: tinyconfig + config/*.config (merge_config.sh, olddefconfig), in
 # the flavour's O= directory; ccache; incremental on rebuilds.
 . "$(dirname "$0")/common.sh"

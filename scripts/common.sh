@@ -58,9 +58,14 @@ export KBUILD_BUILD_TIMESTAMP=${KBUILD_BUILD_TIMESTAMP:-2023-01-01}
 src_of() { local v="WQ61_SRC_${1//-/_}"; echo "${!v}"; }
 out_of() { local v="WQ61_OUT_${1//-/_}"; echo "${!v}"; }
 
+# The flavours are the ones with a tree: WQ61_SRC_<flavour, - as _> above.
+flavours() {
+	local v
+	for v in ${!WQ61_SRC_@}; do v=${v#WQ61_SRC_}; printf '%s\n' "${v//_/-}"; done
+}
 check_flavour() {
-	case "$1" in baseline|patched|mainline|patched-kasan|patched-kcsan|naive|naive-kasan|naive-kcsan) ;;
-	*) die "unknown flavour '$1' (baseline|patched|mainline|patched-kasan|patched-kcsan|naive|naive-kasan|naive-kcsan)";; esac
+	flavours | grep -qxF -- "$1" ||
+		die "unknown flavour '$1' ($(flavours | paste -sd'|'))"
 }
 
 T0=${T0:-$(date +%s)}

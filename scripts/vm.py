@@ -89,6 +89,20 @@ def read_preset(name):
     return fields[0], fields[1], fields[2], [a for a in numa.split('\0') if a], expect
 
 
+# The guest mounts a tmpfs over these (scripts/guest-init.sh): host files
+# below them are hidden from it.
+GUEST_TMPFS = ('/tmp', '/run', '/var/tmp', '/var/lib/dhcp', '/mnt', '/dev/shm')
+
+
+def hidden_in_guest(path):
+    """The tmpfs mount point that hides path from the guest, or None."""
+    path = os.path.realpath(path)
+    for d in GUEST_TMPFS:
+        if path == d or path.startswith(d + '/'):
+            return d
+    return None
+
+
 def guest_env(args, expect):
     """The lines of RUN-DIR/env, sourced by the guest's init."""
     out = os.path.join(CACHE, 'src-' + args.flavour, '.build')
@@ -316,6 +330,11 @@ def main():
     if tries < 1:
         die('WQ61_BOOT_TRIES must be a positive number')
     preset = read_preset(args.preset)
+    for what, path in (('the checkout', TOP), ('WQ61_CACHE', CACHE)):
+        d = hidden_in_guest(path)
+        if d:
+            die('%s is %s, under %s, which the guest mounts a tmpfs over, so it '
+                'would not see it: move it elsewhere' % (what, path, d))
 
     if not args.run_dir:
         runs = os.path.join(CACHE, 'runs')

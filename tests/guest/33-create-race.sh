@@ -18,17 +18,7 @@
 # Expected: passes on mainline and patched; fails on baseline.
 . "$(dirname "$0")/lib.sh"
 R=${WQ61_RACE_ROUNDS:-200}
-[ -d /sys/kernel/debug/wq61_torture ] || insmod "$(mod wq61_torture)" || fail "cannot load wq61_torture"
-ctl=/sys/kernel/debug/wq61_torture/ctl
-g=$WQ_SYSFS/cpumask
-[ -w "$g" ] || fail "no $g"
-online_all
-ncpu=$(nproc --all)
-[ "$ncpu" -ge 2 ] && [ "$ncpu" -le 62 ] || skip "needs 2..62 CPUs ($ncpu)"
-saved=$(cat "$g")
-trap 'echo "$saved" > "$g" || echo "cannot restore $g to $saved"' EXIT
-lo=$(( (1 << (ncpu / 2)) - 1 ))
-hi=$(( ((1 << ncpu) - 1) & ~lo ))
+cpumask_halves
 stale=0
 for ((i = 0; i < R; i++)); do
 	m=$(( i % 2 ? hi : lo ))

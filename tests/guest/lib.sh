@@ -113,3 +113,24 @@ online_all() {
 		[ "$(cat "$f")" = 1 ] || echo 1 > "$f" || echo "cannot online ${f%/online}"
 	done
 }
+
+# cpumask_halves: for tests that switch the global unbound cpumask between
+# two disjoint halves of the CPUs while wq61_torture works. Loads
+# wq61_torture, brings every CPU online, sets ctl (its control file), g
+# (the global cpumask file), lo and hi (the halves, as numbers), and
+# restores the cpumask on exit (an EXIT trap: callers must not set one).
+cpumask_halves() {
+	local ncpu
+	[ -d /sys/kernel/debug/wq61_torture ] || insmod "$(mod wq61_torture)" ||
+		fail "cannot load wq61_torture"
+	ctl=/sys/kernel/debug/wq61_torture/ctl
+	g=$WQ_SYSFS/cpumask
+	[ -w "$g" ] || fail "no $g"
+	online_all
+	ncpu=$(nproc --all)
+	[ "$ncpu" -ge 2 ] && [ "$ncpu" -le 62 ] || skip "needs 2..62 CPUs ($ncpu)"
+	cpumask_saved=$(cat "$g")
+	trap 'echo "$cpumask_saved" > "$g" || echo "cannot restore $g to $cpumask_saved"' EXIT
+	lo=$(( (1 << (ncpu / 2)) - 1 ))
+	hi=$(( ((1 << ncpu) - 1) & ~lo ))
+}

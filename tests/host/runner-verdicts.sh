@@ -67,6 +67,17 @@ WQ61_ODD="a b 'c' \$(x) \"d\"" FAKE_QEMU="ok 0" "$top/scripts/vm.py" -q -p small
 got=$(bash -c '. "$1"; printf "%s|%s|%s" "$WQ61_ODD" "$EXTRA" "$EXPECT_NR_CPUS"' _ "$d/env/env")
 if [ "$got" = "a b 'c' \$(x) \"d\"|x;y|4" ]; then echo "ok   env forwarded"; else echo "FAIL env: '$got'"; bad=1; fi
 
+# A cache the guest cannot see (it mounts a tmpfs over /tmp): refused up
+# front with exit 2, no QEMU started, no run dir written.
+rc=0; WQ61_CACHE=/tmp/wq61-hidden FAKE_QEMU="ok 0" "$top/scripts/vm.py" -q -p small -r "$d/hidden" \
+	-- true >"$d/hidden.log" 2>&1 || rc=$?
+if [ $rc = 2 ] && grep -q 'under /tmp, which the guest mounts a tmpfs over' "$d/hidden.log" &&
+   [ ! -e "$d/hidden" ]; then
+	echo "ok   hidden cache refused"
+else
+	echo "FAIL hidden cache: exit $rc, run dir $(ls -d "$d/hidden" 2>/dev/null)"; cat "$d/hidden.log"; bad=1
+fi
+
 # A guest that died mid-suite: the tests that never ran count as failures.
 got=$("$top/scripts/results.py" tap "$d/mid-suite/output" g | tr '\n' ' ')
 want='PASS g/00-a PASS g/01-b FAIL g/02-c # not run FAIL g/03-d # not run FAIL g/04-e # not run '
