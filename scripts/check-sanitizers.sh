@@ -6,7 +6,8 @@
 # reports that involve workqueue code (or the wq61 test modules) fail, so
 # do failed tests and other splats; reports elsewhere in 6.1 are listed.
 #   scripts/check-sanitizers.sh [FLAVOUR...]   (default: both)
-# WQ61_SANITIZER_TESTS: a glob of tests/guest/ to run instead of all.
+# WQ61_SANITIZER_TESTS: globs of tests/guest/ to run instead of all
+# (space-separated, e.g. "14-* 31-*").
 . "$(dirname "$0")/common.sh"
 flavours=("$@")
 [ ${#flavours[@]} -gt 0 ] || read -r -a flavours <<< "$WQ61_SANITIZERS"
