@@ -31,8 +31,8 @@
  *   echo "run SECONDS THREADS" > /sys/kernel/debug/wq61_torture/ctl
  *
  * runs for SECONDS (1..86400) with THREADS (1..16) threads, then settles
- * and leaves KTAP lines in ctl, one test per check. "cycle N" creates and
- * destroys N workqueues, "rcu_barrier" waits for RCU callbacks (both for
+ * and leaves KTAP lines in ctl, one test per check. "cycle N [K]" creates
+ * and destroys N workqueues, "rcu_barrier" waits for RCU callbacks (both for
  * tests/guest/32-leaks.sh); "mkwq", "probe" and "ordered": see below.
  */
 #include <linux/module.h>
@@ -528,17 +528,21 @@ static void cycle_fn(struct work_struct *work)
 }
 
 /*
- * "cycle N": create a workqueue, run one item on it, destroy it, N times,
- * rotating through per-cpu, unbound (with sysfs files), ordered and
- * rescuer-backed workqueues; then wait out RCU so that what the destroys
- * free later has been freed (tests/guest/32-leaks.sh measures the rest).
+ * "cycle N [K]": create a workqueue, run one item on it, destroy it, N
+ * times, rotating through per-cpu, unbound (with sysfs files), ordered and
+ * rescuer-backed workqueues (cycle_flags[], starting at K, default 0);
+ * then wait out RCU so that what the destroys free later has been freed
+ * (tests/guest/32-leaks.sh measures the rest). "cycle 1 K" is one
+ * workqueue of kind K: tests/guest/35-alloc-fail.sh fails its allocations
+ * one by one.
  */
-static int do_cycle(unsigned int n)
+static const unsigned int cycle_flags[] = {
+	0, WQ_UNBOUND | WQ_SYSFS, WQ_UNBOUND | __WQ_ORDERED,
+	WQ_MEM_RECLAIM, WQ_UNBOUND | WQ_MEM_RECLAIM | WQ_SYSFS,
+};
+
+static int do_cycle(unsigned int n, unsigned int first)
 {
-	static const unsigned int flags[] = {
-		0, WQ_UNBOUND | WQ_SYSFS, WQ_UNBOUND | __WQ_ORDERED,
-		WQ_MEM_RECLAIM, WQ_UNBOUND | WQ_MEM_RECLAIM | WQ_SYSFS,
-	};
 	struct t_private p = { .runs = ATOMIC_INIT(0) };
 	struct workqueue_struct *wq;
 	u64 t = ktime_get_ns();
@@ -546,7 +550,7 @@ static int do_cycle(unsigned int n)
 
 	INIT_WORK_ONSTACK(&p.work, cycle_fn);
 	for (i = 0; i < n; i++) {
-		unsigned int f = flags[i % ARRAY_SIZE(flags)];
+		unsigned int f = cycle_flags[(first + i) % ARRAY_SIZE(cycle_flags)];
 
 		wq = alloc_workqueue("wq61_t_cycle", f, f & __WQ_ORDERED ? 1 : 0);
 		if (!wq)
@@ -695,8 +699,9 @@ static int ctl_run(const char *cmd, int n, unsigned int a, unsigned int b,
 	if (!strcmp(cmd, "run") && n == 2 && a >= 1 && a <= 86400 &&
 	    b >= 1 && b <= ARRAY_SIZE(threads))
 		return do_run(a, b);
-	if (!strcmp(cmd, "cycle") && n == 1 && a >= 1 && a <= 1000000)
-		return do_cycle(a);
+	if (!strcmp(cmd, "cycle") && (n == 1 || n == 2) && a >= 1 &&
+	    a <= 1000000 && (n == 1 || b < ARRAY_SIZE(cycle_flags)))
+		return do_cycle(a, n == 2 ? b : 0);
 	if (!strcmp(cmd, "rcu_barrier") && n == 0) {
 		rcu_barrier();
 		return 0;
