@@ -23,9 +23,11 @@ note "wq61_hog CPUitsv: $itsv0 -> $itsv1"
 for t in 0 10000000; do
 	echo $t > "$THRESH" || fail "cannot set threshold $t"
 	r=$(hog starve $cpu 300); note "threshold $t: $r"
-	wait=$(field wait_us "$r")
-	# Without marking, the short item starts only when the spinner ends.
-	[ "$wait" -ge 250000 ] || fail "threshold $t: short item started after ${wait}us, spinner was marked"
+	# Without marking, the short item starts only when the spinner ends
+	# (what happened, not how long it took: the queueing itself may be
+	# late on a loaded host).
+	[ "$(field after_spin "$r")" = 1 ] ||
+		fail "threshold $t: short item started while the spinner still spun, spinner was marked ($r)"
 	itsv2=$(wq_stat wq61_hog cpu_intensive)
 	[ "$itsv2" = "$itsv1" ] || fail "threshold $t: CPUitsv moved $itsv1 -> $itsv2"
 done

@@ -13,10 +13,13 @@ rc=0
 	done' || rc=$?
 cat "$dir/output" 2>/dev/null
 [ "$(cat "$dir/verdict")" = passed ] || { echo "baseline guest run: $(cat "$dir/verdict")"; exit 1; }
+# Whether the short item started before the spinner stopped, not how long
+# it waited: the 2 ms between the two queueings can stretch to tens of ms
+# on a loaded host, and the wait shrinks by as much.
 n=0
-for w in $(sed -n 's/^wait_us=\([0-9]*\) .*/\1/p' "$dir/output"); do
+for a in $(sed -n 's/^wait_us=.* after_spin=\([01]\)$/\1/p' "$dir/output"); do
 	n=$((n + 1))
-	[ "$w" -ge 250000 ] || { echo "FAIL: baseline short item waited only ${w}us"; exit 1; }
+	[ "$a" = 1 ] || { echo "FAIL: baseline short item started while the spinner still spun"; exit 1; }
 done
 [ $n = 3 ] || { echo "FAIL: $n results"; exit 1; }
 echo "baseline 6.1: the short item waited for the spinner in all $n rounds"

@@ -8,8 +8,10 @@
  *   starve CPU SPIN_MS        a work item spins SPIN_MS on CPU of the per-cpu
  *                             workqueue "wq61_hog"; 2 ms later a short item is
  *                             queued on the same CPU and workqueue. Result:
- *                             "wait_us=W spin_us=S" (W: queueing to start of
- *                             the short item).
+ *                             "wait_us=W spin_us=S after_spin=A" (W: queueing
+ *                             to start of the short item; A: 1 if the short
+ *                             item started only once the spinner had stopped
+ *                             spinning, else 0).
  *   starve_intensive CPU MS   the same on WQ_CPU_INTENSIVE "wq61_hog_itsv"
  *   burn N MS [C]             N items, each spinning MS, queued round robin
  *                             over the first C (default: all) online CPUs on
@@ -108,9 +110,10 @@ static int do_starve(struct workqueue_struct *wq, int cpu, unsigned int ms)
 	flush_work(&shorty.work);
 	destroy_work_on_stack(&spinner.work);
 	destroy_work_on_stack(&shorty.work);
-	snprintf(result, sizeof(result), "wait_us=%llu spin_us=%llu\n",
+	snprintf(result, sizeof(result), "wait_us=%llu spin_us=%llu after_spin=%d\n",
 		 div_u64(shorty.started - queued, NSEC_PER_USEC),
-		 div_u64(spinner.burned, NSEC_PER_USEC));
+		 div_u64(spinner.burned, NSEC_PER_USEC),
+		 shorty.started >= spinner.started + spinner.burned);
 	return 0;
 }
 
