@@ -16,6 +16,7 @@ wait=$(field wait_us "$r")
 [ "$(field spin_us "$r")" -ge 300000 ] || fail "spinner did not spin 300 ms: $r"
 # Generous bound on the feature's purpose: threshold + a few ticks is ~20 ms.
 [ "$wait" -lt 100000 ] || fail "short item waited ${wait}us behind the spinner (want < 100 ms)"
+[ "$(field after_spin "$r")" = 0 ] || fail "short item started only after the spinner stopped: $r"
 itsv1=$(wq_stat wq61_hog cpu_intensive)
 note "wq61_hog CPUitsv: $itsv0 -> $itsv1"
 [ "$itsv1" -ge $((itsv0 + 1)) ] || fail "spinner not counted as CPU intensive"
