@@ -39,6 +39,9 @@ echo N > "$FS/ignore-gfp-wait" || fail "cannot set $FS/ignore-gfp-wait"
 echo 0 > "$FS/verbose" || fail "cannot set $FS/verbose"
 
 kinds=(per-cpu unbound+sysfs ordered rescuer unbound+rescuer+sysfs)
+# Error messages of the loop's redirections go to fd 9, opened once: a
+# 2>/dev/null in the loop would itself allocate (and could be failed).
+exec 9>/dev/null
 total=0
 for k in "${!kinds[@]}"; do
 	failed=0 n=0 done_ok=
@@ -52,9 +55,9 @@ for k in "${!kinds[@]}"; do
 		# allocations, and fail-nth ends at 0.
 		ok=1 left=
 		echo $n > "$NTH" || fail "cannot write $NTH"
-		{ echo "cycle 1 $k" > "$ctl"; } 2>/dev/null || ok=0
-		{ read -r left < "$NTH"; } 2>/dev/null
-		{ echo 0 > "$NTH"; } 2>/dev/null
+		{ echo "cycle 1 $k" > "$ctl"; } 2>&9 || ok=0
+		{ read -r left < "$NTH"; } 2>&9
+		{ echo 0 > "$NTH"; } 2>&9
 		if [ "$left" != 0 ]; then
 			# fewer than n allocations: nothing in it was failed
 			[ $ok = 1 ] || fail "${kinds[$k]}: attempt $n failed with no failure injected"
