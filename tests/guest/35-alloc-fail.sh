@@ -38,6 +38,33 @@ trap 'echo 0 > "$NTH"; echo "$saved_gfp" > "$FS/ignore-gfp-wait"; echo "$saved_v
 echo N > "$FS/ignore-gfp-wait" || fail "cannot set $FS/ignore-gfp-wait"
 echo 0 > "$FS/verbose" || fail "cannot set $FS/verbose"
 
+# With lockdep, alloc_workqueue()'s error path waits for an RCU grace
+# period (lockdep_unregister_key()) before it frees the workqueue; the
+# release kthread has long run by then, and a release that touched the
+# freed workqueue would go unseen. So hold the kthread back while the loop
+# runs: pin it to the last CPU, keep this shell off that CPU, and spin a
+# SCHED_FIFO task there (RT throttling still leaves the CPU's other tasks
+# a slice of each second). On a correct kernel this only delays releases.
+rel=$(pgrep -x pool_workqueue_release || true)
+last=$(( $(nproc) - 1 ))
+hog=
+if [ -n "$rel" ] && [ "$last" -ge 1 ] && [ "$last" -le 62 ] &&
+   [ "$(cat /proc/sys/kernel/sched_rt_runtime_us)" -gt 0 ]; then
+	# unbound work items, which each attempt waits for, stay off it too
+	gmask=$(cat "$WQ_SYSFS/cpumask")
+	printf '%x' $(( (1 << last) - 1 )) > "$WQ_SYSFS/cpumask" || fail "cannot take CPU $last out of the unbound cpumask"
+	taskset -pc "$last" "$rel" >/dev/null || fail "cannot move pool_workqueue_release to CPU $last"
+	taskset -pc "0-$((last - 1))" $$ >/dev/null || fail "cannot move the test off CPU $last"
+	expect_message 'sched: RT throttling activated'
+	chrt -f 10 taskset -c "$last" bash -c 'while :; do :; done' &
+	hog=$!
+	trap 'kill $hog 2>/dev/null; taskset -pc "0-$last" "$rel" >/dev/null; echo "$gmask" > "$WQ_SYSFS/cpumask"
+	      echo 0 > "$NTH"; echo "$saved_gfp" > "$FS/ignore-gfp-wait"; echo "$saved_verbose" > "$FS/verbose"' EXIT
+	note "pool_workqueue_release ($rel) held back on CPU $last by a SCHED_FIFO spinner during the loop"
+else
+	note "pool_workqueue_release not held back (kthread ${rel:-not found}, $((last + 1)) CPUs): releases run at once"
+fi
+
 kinds=(per-cpu unbound+sysfs ordered rescuer unbound+rescuer+sysfs)
 # Error messages of the loop's redirections go to fd 9, opened once: a
 # 2>/dev/null in the loop would itself allocate (and could be failed).
@@ -71,9 +98,14 @@ for k in "${!kinds[@]}"; do
 	total=$((total + n - 1))
 	[ ! -e "$WQ_SYSFS/wq61_t_cycle" ] || fail "${kinds[$k]}: a failed creation left $WQ_SYSFS/wq61_t_cycle"
 done
-# The failed creations' pwqs are released by a kthread within moments
-# (then by RCU): by the time the runner reads the log at power-off, a
-# release that touched a freed workqueue has been reported by KASAN.
+# Let the release kthread go: the failed creations' pwqs are released
+# within moments (then by RCU); by the time the runner reads the log at
+# power-off, a release that touched a freed workqueue has been reported.
+if [ -n "$hog" ]; then
+	kill "$hog"; wait "$hog" 2>/dev/null || true
+	taskset -pc "0-$last" "$rel" >/dev/null || fail "cannot give pool_workqueue_release its CPUs back"
+	echo "$gmask" > "$WQ_SYSFS/cpumask" || fail "cannot restore the unbound cpumask $gmask"
+fi
 echo rcu_barrier > "$ctl" || fail "rcu_barrier failed"
 echo "cycle 10" > "$ctl" || fail "cycle 10 fails after the failed creations: $(cat "$ctl")"
 r=$(cat "$ctl")
