@@ -60,10 +60,12 @@ settle() { echo rcu_barrier > $ctl; sleep 1; echo rcu_barrier > $ctl; }
 mem() { awk '/^SUnreclaim:|^Percpu:/ {s += $2} END {print s}' /proc/meminfo; }
 
 # kl_ours FILE: how many of FILE's kmemleak reports have workqueue code
-# (or a wq61 test module) in the allocation's backtrace
+# (or a wq61 test module) in the allocation's backtrace. A frame is
+# "[<ADDRESS>] func+off/len"; the address may be hashed to
+# "(____ptrval____)", so any text in the brackets will do.
 kl_ours() {
 	awk '/^unreferenced object/ { if (hit) n++; hit = 0 }
-		/\[<[0-9a-f]+>\]/ && /workqueue|wqattrs|pwq|wq61_/ { hit = 1 }
+		/\[<[^]]*>\] / && /workqueue|wqattrs|pwq|wq61_/ { hit = 1 }
 		END { if (hit) n++; print n + 0 }' "$1"
 }
 # kl_scan NAME: scan twice (kmemleak reports an object once it is
