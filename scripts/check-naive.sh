@@ -59,6 +59,22 @@ while read -r name flavour test; do
 		*) echo "$r" | grep -q '^FAIL' && caught=yes;;
 		esac
 		;;
+	kunit:*)
+		# A KUnit case of the series: boot the naive kernel (the suites
+		# run at boot; 00-boot keeps the guest short) and read its result.
+		"$WQ61_TOP/scripts/vm.py" -q -f "$flavour" -p big -r "$dir" -t 1200 -b 600 \
+			-- "$WQ61_TOP/tests/run-in-guest.sh" "'00-*'" || true
+		"$WQ61_TOP/scripts/results.py" kunit "$dir/dmesg" kunit > "$dir/kunit.txt" || true
+		r=$(grep -F " kunit/${test#kunit:}" "$dir/kunit.txt" || true)
+		echo "$r" | sed 's/^/    /'
+		grep -A3 -F "# ${test#kunit:*.}: EXPECTATION FAILED" "$dir/dmesg" |
+			head -12 | sed 's/^/    /' || true
+		case $r in
+		FAIL*) caught=yes;;
+		'') caught="no (${test#kunit:} did not run)";;
+		*) caught=no;;
+		esac
+		;;
 	host:*)
 		rc=0
 		WQ61_FLAVOUR=$flavour WQ61_RESDIR=$dir "$WQ61_TOP/tests/host/${test#host:}.sh" > "$dir/host.log" 2>&1 || rc=$?
