@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * wq61_stress: per-cpu work items that sleep right after running past the
- * CPU-intensive threshold, and per-cpu work items caught by CPU hotplug.
+ * CPU-intensive threshold, per-cpu work items caught by CPU hotplug, and a
+ * flood of short unbound work items that complete side by side.
  *
  * Commands are written to /sys/kernel/debug/wq61_stress/ctl and run
  * synchronously, one at a time; reading ctl returns the result of the last
@@ -32,6 +33,19 @@
  *	until remove_cpu() has returned (at most 30 s), so O is 0 only if
  *	the offlining took that long.
  *
+ *   flood N ROUNDS
+ *	N trivial items queued round robin from every online CPU on the
+ *	unbound workqueue "wq61_flood" (WQ_SYSFS: the test picks its scope);
+ *	each item queues itself again from its own function until it has
+ *	run ROUNDS times. Many workers of one pool then finish items at the
+ *	same time, which is what a statistics counter updated without
+ *	pool->lock would race on. 1 <= N <= 4096, 1 <= ROUNDS <= 100000.
+ *	Result: "items=N runs=R dup=D requeue_failed=F cpus=C max_running=M":
+ *	R executions counted, D items that did not run exactly ROUNDS times,
+ *	F self-requeues that queue_work() refused (it must not: the item is
+ *	no longer pending while it runs), C CPUs the items ran on and M the
+ *	most items seen running at once (both timing dependent, for notes).
+ *
  * Waiting is killable. A waiter killed before its items are done returns
  * -EINTR and leaves the items' memory allocated, so that items still queued
  * or running never touch freed memory.
@@ -58,8 +72,10 @@
 #define MAX_US		1000000
 #define MAX_HOG_MS	10000
 #define TAIL_SPIN_US	100
+#define MAX_ROUNDS	100000
 
 static struct workqueue_struct *wq;
+static struct workqueue_struct *flood_wq;
 static struct dentry *dir;
 
 /* What a command's items share. Lives in the same allocation as the items. */
@@ -72,6 +88,11 @@ struct stress_ctx {
 	struct completion hog_running;	/* hotplug: the hog has started */
 	bool hog_finished;		/* hotplug: the hog stopped spinning */
 	bool offline_done;		/* hotplug: remove_cpu() returned */
+	unsigned int rounds;		/* flood: runs per item */
+	atomic_t running;		/* flood: items inside their function */
+	atomic_t max_running;		/* flood: the most seen at once */
+	atomic_t requeue_failed;	/* flood: queue_work() said pending */
+	struct cpumask ran_on;		/* flood: CPUs items ran on */
 };
 
 struct stress_item {
@@ -310,9 +331,80 @@ static int do_hotplug(int cpu, unsigned int ms, unsigned int n)
 	return 0;
 }
 
+static void flood_fn(struct work_struct *work)
+{
+	struct stress_item *it = enter(work);
+	struct stress_ctx *ctx = it->ctx;
+	int now = atomic_inc_return(&ctx->running);
+	int max = atomic_read(&ctx->max_running);
+	int cpu = raw_smp_processor_id();
+
+	while (now > max && !atomic_try_cmpxchg(&ctx->max_running, &max, now))
+		;
+	if (!cpumask_test_cpu(cpu, &ctx->ran_on))
+		cpumask_set_cpu(cpu, &ctx->ran_on);
+	atomic_dec(&ctx->running);
+
+	if (atomic_read(&it->runs) < ctx->rounds) {
+		/* no longer pending while it runs: this must queue it */
+		if (!queue_work(flood_wq, work)) {
+			atomic_inc(&ctx->requeue_failed);
+			leave(it);
+		}
+		return;
+	}
+	leave(it);
+}
+
+static int do_flood(unsigned int n, unsigned int rounds)
+{
+	struct stress_batch *b;
+	unsigned int i, q = 0, dup = 0;
+	unsigned long runs = 0;
+	int cpu, ret;
+
+	b = batch_alloc(n);
+	if (!b)
+		return -ENOMEM;
+	b->ctx.rounds = rounds;
+
+	cpus_read_lock();
+	cpu = cpumask_first(cpu_online_mask);
+	for (q = 0; q < n; q++) {
+		INIT_WORK(&b->items[q].work, flood_fn);
+		atomic_inc(&b->ctx.pending);
+		queue_work_on(cpu, flood_wq, &b->items[q].work);
+		cpu = cpumask_next(cpu, cpu_online_mask);
+		if (cpu >= nr_cpu_ids)
+			cpu = cpumask_first(cpu_online_mask);
+	}
+	cpus_read_unlock();
+
+	ret = batch_wait(b);
+	if (ret)
+		return ret;		/* b stays allocated, see batch_wait() */
+	/* the last run of each item returns after leave() */
+	flush_workqueue(flood_wq);
+	for (i = 0; i < n; i++) {
+		runs += atomic_read(&b->items[i].runs);
+		if (atomic_read(&b->items[i].runs) != rounds)
+			dup++;
+	}
+	snprintf(result, sizeof(result),
+		 "items=%u runs=%lu dup=%u requeue_failed=%d cpus=%u max_running=%d\n",
+		 n, runs, dup, atomic_read(&b->ctx.requeue_failed),
+		 cpumask_weight(&b->ctx.ran_on),
+		 atomic_read(&b->ctx.max_running));
+	kvfree(b);
+	return 0;
+}
+
 static int ctl_run(const char *cmd, int n, unsigned int a, unsigned int b,
 		   unsigned int c)
 {
+	if (!strcmp(cmd, "flood") && n == 2 && a >= 1 && a <= MAX_ITEMS &&
+	    b >= 1 && b <= MAX_ROUNDS)
+		return do_flood(a, b);
 	if (n != 3)
 		return -EINVAL;
 	if (!strcmp(cmd, "sleepy") && a >= 1 && a <= MAX_ITEMS &&
@@ -329,6 +421,11 @@ static int __init wq61_stress_init(void)
 	wq = alloc_workqueue("wq61_stress", 0, 0);
 	if (!wq)
 		return -ENOMEM;
+	flood_wq = alloc_workqueue("wq61_flood", WQ_UNBOUND | WQ_SYSFS, 0);
+	if (!flood_wq) {
+		destroy_workqueue(wq);
+		return -ENOMEM;
+	}
 	dir = debugfs_create_dir("wq61_stress", NULL);
 	debugfs_create_file("ctl", 0600, dir, NULL, &ctl_fops);
 	return 0;
@@ -338,10 +435,11 @@ static void __exit wq61_stress_exit(void)
 {
 	debugfs_remove_recursive(dir);
 	/* drains whatever an interrupted command left queued */
+	destroy_workqueue(flood_wq);
 	destroy_workqueue(wq);
 }
 
 module_init(wq61_stress_init);
 module_exit(wq61_stress_exit);
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("wq61: sleeping and CPU-hotplug stress for per-cpu work items");
+MODULE_DESCRIPTION("wq61: sleeping and CPU-hotplug stress for per-cpu work items, a flood of unbound ones");
