@@ -34,7 +34,7 @@ MAX=${WQ61_FAIL_NTH_MAX:-3000}
 # sleeping (GFP_KERNEL) allocations alone, i.e. nearly all of these; and
 # each injected failure would print a stack (verbose 2).
 saved_gfp=$(cat "$FS/ignore-gfp-wait") saved_verbose=$(cat "$FS/verbose")
-trap 'echo 0 > "$NTH"; echo "$saved_gfp" > "$FS/ignore-gfp-wait"; echo "$saved_verbose" > "$FS/verbose"' EXIT
+on_exit 'echo 0 > "$NTH"; echo "$saved_gfp" > "$FS/ignore-gfp-wait"; echo "$saved_verbose" > "$FS/verbose"'
 echo N > "$FS/ignore-gfp-wait" || fail "cannot set $FS/ignore-gfp-wait"
 echo 0 > "$FS/verbose" || fail "cannot set $FS/verbose"
 
@@ -51,15 +51,15 @@ hog=
 if [ -n "$rel" ] && [ "$last" -ge 1 ] && [ "$last" -le 62 ] &&
    [ "$(cat /proc/sys/kernel/sched_rt_runtime_us)" -gt 0 ]; then
 	# unbound work items, which each attempt waits for, stay off it too
-	gmask=$(cat "$WQ_SYSFS/cpumask")
-	printf '%x' $(( (1 << last) - 1 )) > "$WQ_SYSFS/cpumask" || fail "cannot take CPU $last out of the unbound cpumask"
+	save_unbound_cpumask
+	printf '%x' $(( (1 << last) - 1 )) > "$g" || fail "cannot take CPU $last out of the unbound cpumask"
+	on_exit 'taskset -pc "0-$last" "$rel" >/dev/null'
 	taskset -pc "$last" "$rel" >/dev/null || fail "cannot move pool_workqueue_release to CPU $last"
 	taskset -pc "0-$((last - 1))" $$ >/dev/null || fail "cannot move the test off CPU $last"
 	expect_message 'sched: RT throttling activated'
 	chrt -f 10 taskset -c "$last" bash -c 'while :; do :; done' &
 	hog=$!
-	trap 'kill $hog 2>/dev/null; taskset -pc "0-$last" "$rel" >/dev/null; echo "$gmask" > "$WQ_SYSFS/cpumask"
-	      echo 0 > "$NTH"; echo "$saved_gfp" > "$FS/ignore-gfp-wait"; echo "$saved_verbose" > "$FS/verbose"' EXIT
+	on_exit 'kill $hog 2>/dev/null'
 	note "pool_workqueue_release ($rel) held back on CPU $last by a SCHED_FIFO spinner during the loop"
 else
 	note "pool_workqueue_release not held back (kthread ${rel:-not found}, $((last + 1)) CPUs): releases run at once"
@@ -104,7 +104,7 @@ done
 if [ -n "$hog" ]; then
 	kill "$hog"; wait "$hog" 2>/dev/null || true
 	taskset -pc "0-$last" "$rel" >/dev/null || fail "cannot give pool_workqueue_release its CPUs back"
-	echo "$gmask" > "$WQ_SYSFS/cpumask" || fail "cannot restore the unbound cpumask $gmask"
+	echo "$cpumask_saved" > "$g" || fail "cannot restore the unbound cpumask $cpumask_saved"
 fi
 echo rcu_barrier > "$ctl" || fail "rcu_barrier failed"
 echo "cycle 10" > "$ctl" || fail "cycle 10 fails after the failed creations: $(cat "$ctl")"

@@ -20,6 +20,23 @@ wq61_only() {
 	return 0
 }
 
+# on_exit CMD: run CMD (eval'ed) when the test exits, however it exits;
+# the last registered runs first. One EXIT trap runs them all, so helpers
+# and tests can each register their own restores.
+on_exit_cmds=()
+on_exit() {
+	on_exit_cmds=("$1" "${on_exit_cmds[@]}")
+	trap 'for c in "${on_exit_cmds[@]}"; do eval "$c"; done' EXIT
+}
+# save_unbound_cpumask: remember the global unbound cpumask, restore it on
+# exit (sets g, the cpumask file, and cpumask_saved).
+save_unbound_cpumask() {
+	g=$WQ_SYSFS/cpumask
+	[ -w "$g" ] || fail "no $g"
+	cpumask_saved=$(cat "$g")
+	on_exit 'echo "$cpumask_saved" > "$g" || echo "cannot restore $g to $cpumask_saved"'
+}
+
 # Feature presence: on the baseline flavour a missing feature is a skip,
 # on the patched (and mainline) flavour it is a failure.
 THRESH=/sys/module/workqueue/parameters/cpu_intensive_thresh_us
@@ -118,19 +135,16 @@ online_all() {
 # two disjoint halves of the CPUs while wq61_torture works. Loads
 # wq61_torture, brings every CPU online, sets ctl (its control file), g
 # (the global cpumask file), lo and hi (the halves, as numbers), and
-# restores the cpumask on exit (an EXIT trap: callers must not set one).
+# restores the cpumask on exit (save_unbound_cpumask).
 cpumask_halves() {
 	local ncpu
 	[ -d /sys/kernel/debug/wq61_torture ] || insmod "$(mod wq61_torture)" ||
 		fail "cannot load wq61_torture"
 	ctl=/sys/kernel/debug/wq61_torture/ctl
-	g=$WQ_SYSFS/cpumask
-	[ -w "$g" ] || fail "no $g"
 	online_all
 	ncpu=$(nproc --all)
 	[ "$ncpu" -ge 2 ] && [ "$ncpu" -le 62 ] || skip "needs 2..62 CPUs ($ncpu)"
-	cpumask_saved=$(cat "$g")
-	trap 'echo "$cpumask_saved" > "$g" || echo "cannot restore $g to $cpumask_saved"' EXIT
+	save_unbound_cpumask
 	lo=$(( (1 << (ncpu / 2)) - 1 ))
 	hi=$(( ((1 << ncpu) - 1) & ~lo ))
 }
