@@ -32,9 +32,8 @@ for f in "${flavours[@]}"; do
 	v=$(cat "$dir/verdict" 2>/dev/null || echo "lost: no verdict")
 	"$WQ61_TOP/scripts/results.py" tap "$dir/output" "$f" > "$dir/results.txt" || true
 	"$WQ61_TOP/scripts/results.py" kunit "$dir/dmesg" "$f/kunit" >> "$dir/results.txt" 2>/dev/null || true
-	nm "$out/kernel/workqueue.o" > "$dir/workqueue.nm"
 	rc=0
-	"$WQ61_TOP/scripts/sanitizer-reports.py" --symbols "$dir/workqueue.nm" \
+	"$WQ61_TOP/scripts/sanitizer-reports.py" --object "$out/kernel/workqueue.o" \
 		--expected "$dir/expected-messages" "$dir/console.log" > "$dir/reports.txt" || rc=$?
 	np=$(grep -c '^PASS' "$dir/results.txt" || true)
 	nf=$(grep -c '^FAIL' "$dir/results.txt" || true)

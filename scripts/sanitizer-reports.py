@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Sort the sanitizer reports of a kernel log into "workqueue" and "elsewhere".
 
-usage: sanitizer-reports.py --symbols NM-OUTPUT [--expected FILE] LOG
+usage: sanitizer-reports.py (--object WORKQUEUE.O | --symbols NM-OUTPUT)
+                            [--expected FILE] LOG
+(--object runs nm on the kernel's kernel/workqueue.o itself.)
 
 A report is a KASAN, KCSAN or UBSAN block of the log (from its "BUG: KASAN:",
 "BUG: KCSAN:" or "UBSAN:" line to the closing line of '='). It involves the
@@ -26,6 +28,7 @@ unexpected non-sanitizer splat was found, else 0.
 import importlib.util
 import os
 import re
+import subprocess
 import sys
 
 EXECUTORS = {'process_one_work', 'worker_thread', 'rescuer_thread'}
@@ -46,14 +49,29 @@ def strip(line):
     return re.sub(r'^\s*\[\s*[0-9.]+\]\s?', '', line)
 
 
-def load_symbols(path):
+def parse_symbols(lines):
+    """The text symbols (functions) of nm output."""
     syms = set()
-    with open(path) as f:
-        for line in f:
-            parts = line.split()
-            if len(parts) == 3 and parts[1] in 'Tt':
-                syms.add(parts[2])
+    for line in lines:
+        parts = line.split()
+        if len(parts) == 3 and parts[1] in 'Tt':
+            syms.add(parts[2])
     return syms
+
+
+def load_symbols(path):
+    with open(path) as f:
+        return parse_symbols(f)
+
+
+def object_symbols(path):
+    """Run nm on an object file; an empty set if that fails."""
+    try:
+        out = subprocess.run(['nm', path], capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        print('nm %s: %s' % (path, e), file=sys.stderr)
+        return set()
+    return parse_symbols(out.splitlines())
 
 
 def reports(lines):
@@ -133,6 +151,8 @@ def main(argv):
     for a in it:
         if a == '--symbols':
             syms = load_symbols(next(it))
+        elif a == '--object':
+            syms = object_symbols(next(it))
         elif a == '--expected':
             p = next(it)
             if os.path.exists(p):
@@ -144,7 +164,7 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     if not syms:
-        print('no kernel/workqueue.c symbols in the --symbols file', file=sys.stderr)
+        print('no kernel/workqueue.c functions (--symbols or --object)', file=sys.stderr)
         return 2
     with open(log, errors='replace') as f:
         lines = f.read().splitlines()
