@@ -7,7 +7,14 @@
 # ("bogus") is refused by the kernel's parameter parser, which says so,
 # and the default stays "cache".
 #
-# Expected: passes on patched and mainline; skipped on baseline.
+# 6.1's workqueue.disable_numa=1 (wq61 only; three more boots): makes
+# system the default scope, but not over a default_affinity_scope= on the
+# same command line, before or after it; and it leaves max_active per
+# NUMA node: wq61_affn_ma (max_active 2) set to the numa scope runs 4 of
+# its 64 sleeping items at once on the two nodes of big, not 2.
+#
+# Expected: passes on patched and mainline (disable_numa skipped there);
+# skipped on baseline.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 
 # guest NAME APPEND [VM ARGS]: boot big with APPEND, print the key=value lines
@@ -18,7 +25,7 @@ guest() {
 		-- "$top/tests/guest/lib/boot-scope.sh" >/dev/null 2>&1 || true
 	v=$(cat "$dir/verdict" 2>/dev/null)
 	[ "$v" = passed ] || { echo "FAIL: guest $1: ${v:-no verdict} ($dir/console.log)"; exit 1; }
-	grep -E '^(dfl|refused|pools)=' "$dir/output"
+	grep -E '^(dfl|refused|pools|peak)=' "$dir/output"
 }
 key() { echo "$2" | sed -n "s/^$1=//p"; }
 
@@ -42,3 +49,19 @@ echo "$out" | sed "s/^/  bogus: /"
 [ "$(key dfl "$out")" = cache ] || { echo "FAIL: booted with bogus, the default became $(key dfl "$out")"; exit 1; }
 [ "$(key refused "$out")" -ge 1 ] || { echo "FAIL: bogus was not reported as invalid at boot"; exit 1; }
 echo "default_affinity_scope= at boot: all five scopes taken and applied to events_unbound; bogus refused"
+
+if [ "$WQ61_FLAVOUR" = mainline ]; then
+	echo "disable_numa: not in mainline, not tried"
+	exit 0
+fi
+out=$(guest disable_numa "workqueue.disable_numa=1" -e WQ61_BOOTSCOPE_MAXACT=numa)
+echo "$out" | sed "s/^/  disable_numa: /"
+[ "$(key dfl "$out")" = system ] || { echo "FAIL: with disable_numa=1 the default scope is $(key dfl "$out"), want system"; exit 1; }
+[ "$(key peak "$out")" = 4 ] || { echo "FAIL: with disable_numa=1, $(key peak "$out") items of a max_active 2 workqueue in the numa scope ran at once, want 4 (2 per node)"; exit 1; }
+for a in "workqueue.disable_numa=1 workqueue.default_affinity_scope=smt" \
+	 "workqueue.default_affinity_scope=smt workqueue.disable_numa=1"; do
+	out=$(guest "disable_numa-smt" "$a")
+	echo "$out" | sed "s/^/  $a: /"
+	[ "$(key dfl "$out")" = smt ] || { echo "FAIL: booted with '$a', the default scope is $(key dfl "$out"), want smt"; exit 1; }
+done
+echo "disable_numa=1: default system, an explicit default_affinity_scope kept in either order, max_active still per node"

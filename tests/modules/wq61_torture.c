@@ -6,7 +6,9 @@
  * meanwhile; the module only checks that nothing it did went wrong.
  *
  * Workqueues: per-cpu, WQ_HIGHPRI, WQ_CPU_INTENSIVE, WQ_MEM_RECLAIM,
- * ordered, and three unbound WQ_SYSFS ones the driver reconfigures:
+ * ordered, implicitly ordered (wq61_t_iord: WQ_UNBOUND, max_active 1,
+ * which 6.1 drivers rely on to be ordered too), and three unbound
+ * WQ_SYSFS ones the driver reconfigures:
  * wq61_t_ub0, wq61_t_ub1 (anything) and wq61_t_ma (max_active 2, only its
  * scope and strictness are changed). Thread 0 also creates and destroys a
  * workqueue of its own over and over.
@@ -33,7 +35,8 @@
  * runs for SECONDS (1..86400) with THREADS (1..16) threads, then settles
  * and leaves KTAP lines in ctl, one test per check. "cycle N [K]" creates
  * and destroys N workqueues, "rcu_barrier" waits for RCU callbacks (both for
- * tests/guest/32-leaks.sh); "mkwq", "probe" and "ordered": see below.
+ * tests/guest/32-leaks.sh); "mkwq", "probe", "ordered", "requeue" and
+ * "max_active": see below.
  */
 #include <linux/module.h>
 #include <linux/workqueue.h>
@@ -53,10 +56,11 @@
 #include "wq61_ctl.h"
 
 enum { T_PERCPU, T_HIGHPRI, T_INTENSIVE, T_RECLAIM, T_ORDERED, T_UB0, T_UB1,
-	T_MA, NR_T_WQS };
+	T_MA, T_IORD, NR_T_WQS };
 
 static const char * const wq_names[NR_T_WQS] = {
 	"percpu", "highpri", "intensive", "reclaim", "ordered", "ub0", "ub1", "ma",
+	"iord",
 };
 
 enum { K_PLAIN, K_HOG, K_SLEEP, K_REQUEUE, K_CHAIN, NR_KINDS };
@@ -118,10 +122,16 @@ static u64 t0_ms;
  */
 #define ORD_RING	256
 static DEFINE_SPINLOCK(ord_lock);
-static int ord_ring[ORD_RING];
-static unsigned int ord_head, ord_tail;
+static int ord_ring[2][ORD_RING];	/* [0] wq61_t_ordered, [1] wq61_t_iord */
+static unsigned int ord_head[2], ord_tail[2];
 static u64 ord_seq;
-static atomic_t ord_running;
+static atomic_t ord_running[2];
+
+/* the ordered workqueues: -1 for the others, else their ord_ring index */
+static int ord_idx(int wq)
+{
+	return wq == T_ORDERED ? 0 : wq == T_IORD ? 1 : -1;
+}
 /* wq61_t_ma: in flight and the most seen */
 static atomic_t ma_running, ma_peak;
 
@@ -178,15 +188,16 @@ static int random_possible_cpu(void)
 /* queue @it on its workqueue, on @cpu if >= 0, keeping the count right */
 static void t_queue(struct t_item *it, int cpu)
 {
+	int o = ord_idx(it->wq);
 	bool queued;
 
 	atomic_inc(&it->pending);
-	if (it->wq == T_ORDERED) {
+	if (o >= 0) {
 		/* the sequence follows the queueing order exactly */
 		spin_lock_bh(&ord_lock);
-		queued = queue_work(wqs[T_ORDERED], &it->dw.work);
+		queued = queue_work(wqs[it->wq], &it->dw.work);
 		if (queued) {
-			ord_ring[ord_tail++ % ORD_RING] = it->idx;
+			ord_ring[o][ord_tail[o]++ % ORD_RING] = it->idx;
 			ord_seq++;
 		}
 		spin_unlock_bh(&ord_lock);
@@ -205,6 +216,7 @@ static void t_queue(struct t_item *it, int cpu)
 static void t_work_fn(struct work_struct *work)
 {
 	struct t_item *it = container_of(to_delayed_work(work), struct t_item, dw);
+	int o = ord_idx(it->wq);
 	bool offline;
 
 	/* not preemptible: the CPU can't finish going down under us */
@@ -220,15 +232,16 @@ static void t_work_fn(struct work_struct *work)
 		report(it, &st.offline, "runs on an offline CPU");
 	hist_add(it, 'R');
 
-	if (it->wq == T_ORDERED) {
+	if (o >= 0) {
 		bool first;
 
-		if (atomic_inc_return(&ord_running) > 1)
+		if (atomic_inc_return(&ord_running[o]) > 1)
 			report(it, &st.ord_overlap, "ordered: another item runs too");
 		spin_lock_bh(&ord_lock);
-		first = ord_head != ord_tail && ord_ring[ord_head % ORD_RING] == it->idx;
-		if (ord_head != ord_tail)
-			ord_head++;
+		first = ord_head[o] != ord_tail[o] &&
+			ord_ring[o][ord_head[o] % ORD_RING] == it->idx;
+		if (ord_head[o] != ord_tail[o])
+			ord_head[o]++;
 		spin_unlock_bh(&ord_lock);
 		if (!first)
 			report(it, &st.ord_order, "ordered: out of order");
@@ -267,8 +280,8 @@ static void t_work_fn(struct work_struct *work)
 
 	if (it->wq == T_MA)
 		atomic_dec(&ma_running);
-	if (it->wq == T_ORDERED)
-		atomic_dec(&ord_running);
+	if (o >= 0)
+		atomic_dec(&ord_running[o]);
 	atomic64_inc(&it->runs);
 	atomic64_inc(&st.runs);
 	atomic_dec(&it->running);
@@ -357,14 +370,14 @@ static int t_thread_fn(void *data)
 			t_queue(it, -1);
 			break;
 		case 5 ... 6:
-			if (it->wq == T_ORDERED) {
+			if (ord_idx(it->wq) >= 0) {
 				t_queue(it, -1);
 				break;
 			}
 			t_queue(it, random_possible_cpu());
 			break;
 		case 7 ... 8:
-			if (it->wq == T_ORDERED) {
+			if (ord_idx(it->wq) >= 0) {
 				t_queue(it, -1);
 				break;
 			}
@@ -376,7 +389,7 @@ static int t_thread_fn(void *data)
 			break;
 		case 9:
 			/* see ord_ring */
-			if (it->wq == T_ORDERED)
+			if (ord_idx(it->wq) >= 0)
 				break;
 			if (cancel_delayed_work_sync(&it->dw)) {
 				atomic_dec(&it->pending);
@@ -428,7 +441,8 @@ static int do_run(unsigned int seconds, unsigned int nr_threads)
 	size_t len = 0;
 
 	memset(&st, 0, sizeof(st));
-	ord_head = ord_tail = 0;
+	memset(ord_head, 0, sizeof(ord_head));
+	memset(ord_tail, 0, sizeof(ord_tail));
 	ord_seq = 0;
 	WRITE_ONCE(stopping, false);
 	t0_ms = ktime_get_ns() / NSEC_PER_MSEC;
@@ -440,7 +454,7 @@ static int do_run(unsigned int seconds, unsigned int nr_threads)
 		it->idx = i;
 		it->wq = i % NR_T_WQS;
 		/* ordered items stay plain: ordering is about queueing order */
-		it->kind = it->wq == T_ORDERED ? K_PLAIN : (i / NR_T_WQS) % NR_KINDS;
+		it->kind = ord_idx(it->wq) >= 0 ? K_PLAIN : (i / NR_T_WQS) % NR_KINDS;
 		spin_lock_init(&it->hlock);
 		INIT_DELAYED_WORK(&it->dw, t_work_fn);
 	}
@@ -636,10 +650,16 @@ free_pi:
 }
 
 /*
- * "ordered N" (tests/guest/34-ordered-cpumask.sh): queue N items on the
- * ordered workqueue in one go, so that a backlog builds up, and wait for
- * them; each sleeps a little and checks that it runs alone and in queueing
- * order while the driver changes the global unbound cpumask.
+ * "ordered N [W]" (tests/guest/34-ordered-cpumask.sh): queue N items in one
+ * go on workqueue W, 0 (default) the one alloc_ordered_workqueue() made,
+ * 1 the implicitly ordered one (WQ_UNBOUND, max_active 1), and wait for
+ * them. Item i is queued with queue_work_on() on the i-th online CPU in
+ * turn, so that the items come from the pwqs of several CPUs if the
+ * workqueue has them; the first item waits until all are queued, so that
+ * a backlog builds up behind it whatever the speed of the machine. Each
+ * item sleeps a little and checks that it runs alone and in queueing
+ * order while the driver changes the global unbound cpumask, max_active
+ * or the online CPUs.
  */
 struct oq_item {
 	struct work_struct work;
@@ -647,6 +667,7 @@ struct oq_item {
 };
 
 static atomic_t oq_running, oq_next, oq_overlaps, oq_misordered, oq_runs;
+static DECLARE_COMPLETION(oq_all_queued);
 
 static void oq_fn(struct work_struct *work)
 {
@@ -656,15 +677,19 @@ static void oq_fn(struct work_struct *work)
 		atomic_inc(&oq_overlaps);
 	if (atomic_xchg(&oq_next, it->seq + 1) != it->seq)
 		atomic_inc(&oq_misordered);
+	if (it->seq == 0)
+		wait_for_completion(&oq_all_queued);
 	usleep_range(100, 200);
 	atomic_inc(&oq_runs);
 	atomic_dec(&oq_running);
 }
 
-static int do_ordered(unsigned int n)
+static int do_ordered(unsigned int n, unsigned int which)
 {
+	struct workqueue_struct *wq = wqs[which ? T_IORD : T_ORDERED];
 	struct oq_item *items;
 	unsigned int i;
+	int cpu = -1;
 
 	items = kcalloc(n, sizeof(*items), GFP_KERNEL);
 	if (!items)
@@ -673,12 +698,17 @@ static int do_ordered(unsigned int n)
 	atomic_set(&oq_overlaps, 0);
 	atomic_set(&oq_misordered, 0);
 	atomic_set(&oq_runs, 0);
+	reinit_completion(&oq_all_queued);
 	for (i = 0; i < n; i++) {
 		INIT_WORK(&items[i].work, oq_fn);
 		items[i].seq = i;
-		queue_work(wqs[T_ORDERED], &items[i].work);
+		cpu = cpumask_next(cpu, cpu_online_mask);
+		if (cpu >= nr_cpu_ids)
+			cpu = cpumask_first(cpu_online_mask);
+		queue_work_on(cpu, wq, &items[i].work);
 	}
-	flush_workqueue(wqs[T_ORDERED]);
+	complete(&oq_all_queued);
+	flush_workqueue(wq);
 	scnprintf(result, sizeof(result),
 		  "items=%u runs=%d overlaps=%d out_of_order=%d\n", n,
 		  atomic_read(&oq_runs), atomic_read(&oq_overlaps),
@@ -687,11 +717,88 @@ static int do_ordered(unsigned int n)
 	return 0;
 }
 
+/*
+ * "requeue 1", then "requeue 2" (tests/guest/34-ordered-cpumask.sh): item
+ * A of the ordered workqueue starts and waits; "requeue 1" returns once it
+ * runs, so that the driver can change the cpumask meanwhile. "requeue 2"
+ * queues B and C behind it and lets A go on, which queues itself again (a)
+ * before it returns; then waits for all and reports the order they ran
+ * in. B and C were queued first: the right order is ABCa.
+ */
+static struct rq_item {
+	struct work_struct work;
+	char name;
+} rq_items[3];
+static DECLARE_COMPLETION(rq_started);
+static DECLARE_COMPLETION(rq_go);
+static DEFINE_SPINLOCK(rq_lock);
+static char rq_order[16];
+static unsigned int rq_len;
+static bool rq_waiting;		/* under ctl_mutex: "requeue 1" done */
+
+static void rq_fn(struct work_struct *work)
+{
+	struct rq_item *it = container_of(work, struct rq_item, work);
+	bool first;
+
+	spin_lock(&rq_lock);
+	first = it->name == 'A' && !strchr(rq_order, 'A');
+	if (rq_len < sizeof(rq_order) - 1)
+		rq_order[rq_len++] = first || it->name != 'A' ? it->name : 'a';
+	spin_unlock(&rq_lock);
+	if (!first)
+		return;
+	complete(&rq_started);
+	wait_for_completion(&rq_go);
+	queue_work(wqs[T_ORDERED], work);
+}
+
+static int do_requeue(unsigned int step)
+{
+	int i;
+
+	if (step == 1 && !rq_waiting) {
+		memset(rq_order, 0, sizeof(rq_order));
+		rq_len = 0;
+		reinit_completion(&rq_started);
+		reinit_completion(&rq_go);
+		for (i = 0; i < 3; i++) {
+			INIT_WORK(&rq_items[i].work, rq_fn);
+			rq_items[i].name = 'A' + i;
+		}
+		queue_work(wqs[T_ORDERED], &rq_items[0].work);
+		wait_for_completion(&rq_started);
+		rq_waiting = true;
+		return 0;
+	}
+	if (step != 2 || !rq_waiting)
+		return -EINVAL;
+	rq_waiting = false;
+	queue_work(wqs[T_ORDERED], &rq_items[1].work);
+	queue_work(wqs[T_ORDERED], &rq_items[2].work);
+	complete(&rq_go);
+	/* A requeues itself before it returns: flush_work() would miss it */
+	flush_workqueue(wqs[T_ORDERED]);
+	flush_workqueue(wqs[T_ORDERED]);
+	spin_lock(&rq_lock);
+	scnprintf(result, sizeof(result), "order=%s\n", rq_order);
+	spin_unlock(&rq_lock);
+	return 0;
+}
+
 static int ctl_run(const char *cmd, int n, unsigned int a, unsigned int b,
 		   unsigned int c)
 {
-	if (!strcmp(cmd, "ordered") && n == 1 && a >= 1 && a <= 100000)
-		return do_ordered(a);
+	if (!strcmp(cmd, "ordered") && (n == 1 || n == 2) && a >= 1 &&
+	    a <= 100000 && b <= 1)
+		return do_ordered(a, b);
+	if (!strcmp(cmd, "requeue") && n == 1)
+		return do_requeue(a);
+	/* 6.1 lets a driver change max_active of an implicitly ordered wq */
+	if (!strcmp(cmd, "max_active") && n == 1 && a >= 1 && a <= 16) {
+		workqueue_set_max_active(wqs[T_IORD], a);
+		return 0;
+	}
 	if (!strcmp(cmd, "mkwq") && n == 0)
 		return do_mkwq();
 	if (!strcmp(cmd, "probe") && n == 0)
@@ -723,6 +830,7 @@ static int __init wq61_torture_init(void)
 	wqs[T_UB0] = alloc_workqueue("wq61_t_ub0", WQ_UNBOUND | WQ_SYSFS, 0);
 	wqs[T_UB1] = alloc_workqueue("wq61_t_ub1", WQ_UNBOUND | WQ_SYSFS, 0);
 	wqs[T_MA] = alloc_workqueue("wq61_t_ma", WQ_UNBOUND | WQ_SYSFS, MA_LIMIT);
+	wqs[T_IORD] = alloc_workqueue("wq61_t_iord", WQ_UNBOUND, 1);
 	for (i = 0; i < NR_T_WQS; i++)
 		if (!wqs[i])
 			goto fail;
@@ -745,6 +853,9 @@ static void __exit wq61_torture_exit(void)
 	int i;
 
 	debugfs_remove_recursive(dir);
+	/* a "requeue 1" without its "requeue 2": let item A finish */
+	if (rq_waiting)
+		complete(&rq_go);
 	if (probe_wq)
 		destroy_workqueue(probe_wq);
 	for (i = 0; i < NR_T_WQS; i++)
