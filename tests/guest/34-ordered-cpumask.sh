@@ -3,8 +3,9 @@
 # and implicit ones (WQ_UNBOUND with max_active 1, ordered in 6.1 and
 # relied on by drivers), however the global unbound cpumask, max_active and
 # the online CPUs change. Every part counts rounds; a round queues 300
-# items in one go (wq61_torture "ordered 300 W"), item i with queue_work_on()
-# on the i-th online CPU in turn, the first one waiting until all are
+# items in one go (wq61_torture "ordered 300 W"), with queue_work_on(),
+# two on each online CPU in turn (one each would come out in order from
+# per-CPU pwqs that take turns), the first one waiting until all are
 # queued; every item must run, alone, in queueing order.
 #
 #  1. explicit, while the cpumask switches between halves of the CPUs and

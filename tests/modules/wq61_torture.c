@@ -653,10 +653,13 @@ free_pi:
  * "ordered N [W]" (tests/guest/34-ordered-cpumask.sh): queue N items in one
  * go on workqueue W, 0 (default) the one alloc_ordered_workqueue() made,
  * 1 the implicitly ordered one (WQ_UNBOUND, max_active 1), and wait for
- * them. Item i is queued with queue_work_on() on the i-th online CPU in
- * turn, so that the items come from the pwqs of several CPUs if the
- * workqueue has them; the first item waits until all are queued, so that
- * a backlog builds up behind it whatever the speed of the machine. Each
+ * them. Items are queued with queue_work_on(), two on each online CPU in
+ * turn, so that they come from the pwqs of several CPUs if the workqueue
+ * has them. Two, not one: pwqs that take turns, as the node's line of
+ * waiting pwqs does, would run items queued one per CPU in turn in
+ * queueing order by chance. The first item waits until all are queued,
+ * so that a backlog builds up behind it whatever the speed of the
+ * machine. Each
  * item sleeps a little and checks that it runs alone and in queueing
  * order while the driver changes the global unbound cpumask, max_active
  * or the online CPUs.
@@ -702,9 +705,12 @@ static int do_ordered(unsigned int n, unsigned int which)
 	for (i = 0; i < n; i++) {
 		INIT_WORK(&items[i].work, oq_fn);
 		items[i].seq = i;
-		cpu = cpumask_next(cpu, cpu_online_mask);
-		if (cpu >= nr_cpu_ids)
-			cpu = cpumask_first(cpu_online_mask);
+		/* two in a row per CPU: see the comment above */
+		if (!(i % 2)) {
+			cpu = cpumask_next(cpu, cpu_online_mask);
+			if (cpu >= nr_cpu_ids)
+				cpu = cpumask_first(cpu_online_mask);
+		}
 		queue_work_on(cpu, wq, &items[i].work);
 	}
 	complete(&oq_all_queued);
