@@ -46,6 +46,19 @@
  *	no longer pending while it runs), C CPUs the items ran on and M the
  *	most items seen running at once (both timing dependent, for notes).
  *
+ *   drainreject
+ *	queue_work() from outside a workqueue that is being drained: the
+ *	kernel refuses it (a WARN_ON_ONCE() in __queue_work()), and must
+ *	not leave the item PENDING, or it can never be queued again. On the
+ *	workqueue "wq61_drain", item A blocks; a kthread calls
+ *	drain_workqueue() and, once it sleeps in there (the draining flag
+ *	is set before it can), item B is queued from here. Then A is
+ *	released, the drain ends, and B is queued again and flushed.
+ *	Result: "first=Q1 pending=P again=Q2 ran=R": Q1 and Q2 what
+ *	queue_work() returned, P whether B was still pending after the
+ *	refusal, R how often B ran (want P=0 Q2=1 R=1). -ETIMEDOUT if the
+ *	drainer was not asleep within 30 s.
+ *
  * Waiting is killable. A waiter killed before its items are done returns
  * -EINTR and leaves the items' memory allocated, so that items still queued
  * or running never touch freed memory.
@@ -65,6 +78,9 @@
 #include <linux/cpu.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
+
+#include <linux/kthread.h>
+#include <linux/jiffies.h>
 
 #include "wq61_ctl.h"
 
@@ -399,9 +415,112 @@ static int do_flood(unsigned int n, unsigned int rounds)
 	return 0;
 }
 
+struct drain_ctx {
+	struct workqueue_struct *wq;
+	struct work_struct a, b;
+	struct completion a_running, a_go;
+	atomic_t b_ran;
+};
+
+static void drain_a_fn(struct work_struct *work)
+{
+	struct drain_ctx *d = container_of(work, struct drain_ctx, a);
+
+	complete(&d->a_running);
+	wait_for_completion(&d->a_go);
+}
+
+static void drain_b_fn(struct work_struct *work)
+{
+	struct drain_ctx *d = container_of(work, struct drain_ctx, b);
+
+	atomic_inc(&d->b_ran);
+}
+
+static int drainer_fn(void *data)
+{
+	struct drain_ctx *d = data;
+
+	drain_workqueue(d->wq);
+	/* wait for kthread_stop(), which wants the task to be there */
+	while (!kthread_should_stop()) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!kthread_should_stop())
+			schedule();
+		__set_current_state(TASK_RUNNING);
+	}
+	return 0;
+}
+
+static int do_drainreject(void)
+{
+	struct drain_ctx *d;
+	struct task_struct *drainer;
+	unsigned long timeout = jiffies + 30 * HZ;
+	bool first = false, pending = false, again = false;
+	int ret = 0;
+
+	d = kzalloc(sizeof(*d), GFP_KERNEL);
+	if (!d)
+		return -ENOMEM;
+	d->wq = alloc_workqueue("wq61_drain", 0, 0);
+	if (!d->wq) {
+		kfree(d);
+		return -ENOMEM;
+	}
+	INIT_WORK(&d->a, drain_a_fn);
+	INIT_WORK(&d->b, drain_b_fn);
+	init_completion(&d->a_running);
+	init_completion(&d->a_go);
+	atomic_set(&d->b_ran, 0);
+
+	queue_work(d->wq, &d->a);
+	wait_for_completion(&d->a_running);
+	drainer = kthread_run(drainer_fn, d, "wq61_drainer");
+	if (IS_ERR(drainer)) {
+		ret = PTR_ERR(drainer);
+		goto out_release;
+	}
+	/*
+	 * drain_workqueue() sets the draining flag under wq->mutex, which
+	 * nobody else takes here, before it sleeps waiting for A: once the
+	 * drainer is asleep, the flag is set.
+	 */
+	while (READ_ONCE(drainer->__state) != TASK_UNINTERRUPTIBLE) {
+		if (time_after(jiffies, timeout)) {
+			ret = -ETIMEDOUT;
+			goto out_stop;
+		}
+		msleep(1);
+	}
+
+	first = queue_work(d->wq, &d->b);
+	pending = work_pending(&d->b);
+out_stop:
+	complete(&d->a_go);
+	kthread_stop(drainer);
+	if (!ret) {
+		again = queue_work(d->wq, &d->b);
+		flush_workqueue(d->wq);
+		snprintf(result, sizeof(result), "first=%d pending=%d again=%d ran=%d",
+			 first, pending, again, atomic_read(&d->b_ran));
+	}
+	destroy_workqueue(d->wq);
+	kfree(d);
+	return ret;
+
+out_release:
+	complete(&d->a_go);
+	destroy_workqueue(d->wq);
+	kfree(d);
+	return ret;
+}
+
 static int ctl_run(const char *cmd, int n, unsigned int a, unsigned int b,
 		   unsigned int c)
 {
+	if (!strcmp(cmd, "drainreject") && n == 0)
+		return do_drainreject();
 	if (!strcmp(cmd, "flood") && n == 2 && a >= 1 && a <= MAX_ITEMS &&
 	    b >= 1 && b <= MAX_ROUNDS)
 		return do_flood(a, b);

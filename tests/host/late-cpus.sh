@@ -1,0 +1,20 @@
+#!/bin/bash
+# Pods of CPUs that were not online at boot (issue 21 section 2): big
+# booted with maxcpus=8, CPUs 8-15 brought up afterwards, must have the
+# pods, pools and strict-cache locality of a boot with all 16 CPUs
+# (tests/guest/lib/late-cpus.sh says what is checked).
+#
+# Expected: passes on patched; fails on mainline (every late CPU joins
+# CPU 0's cache pod: cpus_share_cache() compares sched domains those CPUs
+# did not have at boot); skipped on baseline (no affinity scopes).
+top=$(cd "$(dirname "$0")/../.." && pwd)
+dir=$WQ61_RESDIR/late-cpus
+"$top/scripts/vm.py" -q -f "$WQ61_FLAVOUR" -p big -a maxcpus=8 -r "$dir" \
+	-- "$top/tests/guest/lib/late-cpus.sh" >/dev/null 2>&1 || true
+v=$(cat "$dir/verdict" 2>/dev/null)
+sed 's/^/  guest: /' "$dir/output" 2>/dev/null | grep -v '^  guest: [a-z]* cpu ' | head -60
+case $v in
+passed) echo "late CPUs: pods, pools and strict cache locality as on a full boot";;
+"failed 4") echo "SKIP: no affinity scopes in $WQ61_FLAVOUR"; exit 4;;
+*) echo "FAIL: guest: ${v:-no verdict} ($dir/console.log)"; exit 1;;
+esac
