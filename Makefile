@@ -9,7 +9,7 @@ APPEND ?=
 S := scripts
 
 .PHONY: help deps prepare apply build build-baseline modules run shell check check-sanitizers check-naive \
-	check-baseline check-series bench boot-loop torture export import clean-runs
+	check-baseline check-series bench boot-loop torture test export import clean-runs
 
 ## make help     this list
 help:
@@ -47,6 +47,12 @@ check:
 
 check-baseline:
 	@$(S)/check.sh baseline
+
+## make test     T='22-* 25-*': only these in-guest tests (globs of tests/guest/) on
+##                  FLAVOUR/PRESET; the run dir it names holds output, console.log, scan.txt
+T ?= *
+test: build
+	@$(S)/vm.py -f $(FLAVOUR) -p $(PRESET) -a "$(APPEND)" -t 3600 -- $(CURDIR)/tests/run-in-guest.sh "'$(T)'"
 
 ## make check-sanitizers  patched kernel with KASAN+UBSAN+kmemleak, then KCSAN:
 ##                  whole in-guest suite each; no report may involve workqueue code

@@ -6,6 +6,17 @@
 "$WQ61_TOP/scripts/prepare-tree.sh"
 P=$WQ61_TOP/patches
 mapfile -t series < <(series_list)
+
+# Which Debian source the series is checked against: Debian updates
+# linux-source-6.1 with point releases, and the pristine tree is unpacked
+# once per cache (README, "When Debian moves").
+pkg=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo "not installed")
+made=$(git -C "$WQ61_GIT" log -1 --format=%s pristine)
+echo "note series checked on: $made; installed package linux-source-6.1 $pkg"
+case $made in
+*"package $pkg)"*) ;;
+*"package "*) echo "note the pristine tree is not the installed package: remove $WQ61_GIT (and the src-* worktrees) to check against it";;
+esac
 fails=0 passes=0
 ok() { passes=$((passes + 1)); echo "ok   $*"; }
 ko() { fails=$((fails + 1)); echo "FAIL $*"; }

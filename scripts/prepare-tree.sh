@@ -20,7 +20,8 @@ if ! git -C "$WQ61_GIT" rev-parse -q --verify pristine >/dev/null 2>&1; then
 	log "committing the pristine tree"
 	git add -A -f .
 	ver=$(make -s kernelversion 2>/dev/null || echo 6.1)
-	git commit -q -m "Debian linux-source-6.1 ($ver), pristine"
+	pkg=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo unknown)
+	git commit -q -m "Debian linux-source-6.1 ($ver, package $pkg), pristine"
 	git tag pristine
 	# The main tree is only a repository; keep its files out of the way.
 	git checkout -q --detach

@@ -13,11 +13,11 @@
 # other than 0/1 (mainline takes any integer as a bool). On mainline these
 # cases are reported, not failed (see lenient()).
 . "$(dirname "$0")/lib.sh"
-need_feature "$AFFN_DFL" "workqueue.default_affinity_scope" "issue 9"
+need_feature "$AFFN_DFL" "workqueue.default_affinity_scope"
 affn_load
 wq=$WQ_SYSFS/wq61_affn
 scope=$wq/affinity_scope strict=$wq/affinity_strict
-need_feature "$scope" "affinity_scope of unbound WQ_SYSFS workqueues" "issue 9"
+need_feature "$scope" "affinity_scope of unbound WQ_SYSFS workqueues"
 [ -e "$strict" ] || fail "affinity_strict missing ($strict)"
 
 orig_dfl=$(cat "$AFFN_DFL") orig_strict=$(cat "$strict")

@@ -9,7 +9,7 @@
 # Expected: passes on mainline; skipped on baseline (no affinity scopes);
 # passes on patched too (issue 9).
 . "$(dirname "$0")/lib.sh"
-need_feature "$AFFN_DFL" "workqueue.default_affinity_scope" "issue 9"
+need_feature "$AFFN_DFL" "workqueue.default_affinity_scope"
 pods=$(dirname "$0")/lib/wq_pods.py
 tmp=$(mktemp -d) || fail "mktemp"
 trap 'rm -rf "$tmp"' EXIT

@@ -59,7 +59,7 @@ if [ ! -e "$wq/affinity_scope" ]; then
 	measure "no scopes" cache
 	measure "no scopes" numa
 fi
-need_feature "$wq/affinity_scope" "affinity_scope of unbound WQ_SYSFS workqueues" "issue 9"
+need_feature "$wq/affinity_scope" "affinity_scope of unbound WQ_SYSFS workqueues"
 orig_strict=$(cat $wq/affinity_strict)
 trap 'echo default > $wq/affinity_scope; echo $orig_strict > $wq/affinity_strict' EXIT
 

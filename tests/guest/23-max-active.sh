@@ -26,7 +26,7 @@ check() { # label
 	[ "$peak" -le $LIMIT ] || fail "$1: $peak items of a max_active 2 workqueue ran at once (want <= $LIMIT)"
 }
 check "default"
-need_feature "$wq/affinity_scope" "affinity_scope of unbound WQ_SYSFS workqueues" "issue 9"
+need_feature "$wq/affinity_scope" "affinity_scope of unbound WQ_SYSFS workqueues"
 orig_strict=$(cat $wq/affinity_strict)
 trap 'echo default > $wq/affinity_scope; echo $orig_strict > $wq/affinity_strict' EXIT
 for strict in 0 1; do

@@ -10,7 +10,7 @@
 # Expected: passes on mainline (its own wq_dump.py, same sections); skipped
 # on baseline (no wq_dump.py); passes on patched (issue 9).
 . "$(dirname "$0")/lib.sh"
-need_feature "$AFFN_DFL" "workqueue.default_affinity_scope" "issue 9"
+need_feature "$AFFN_DFL" "workqueue.default_affinity_scope"
 dump=$WQ61_SRC/tools/workqueue/wq_dump.py
 [ -f "$dump" ] || fail "no $dump"
 check=$(dirname "$0")/lib/wq_dump_check.py

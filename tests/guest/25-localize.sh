@@ -15,7 +15,7 @@ wq61_only "localize"
 affn_load
 wq=$WQ_SYSFS/wq61_affn
 loc=$wq/localize
-need_feature "$loc" "localize of unbound WQ_SYSFS workqueues" "issue 9"
+need_feature "$loc" "localize of unbound WQ_SYSFS workqueues"
 M=${WQ61_AFFN_ITEMS:-200}
 SPIN=${WQ61_AFFN_SPIN_US:-1000}
 n=$(nproc)

@@ -18,7 +18,7 @@
 # Expected: passes on mainline and patched; skipped on baseline (no
 # affinity scopes).
 . "$(dirname "$0")/lib.sh"
-need_feature "$AFFN_DFL" "workqueue.default_affinity_scope" "issue 9"
+need_feature "$AFFN_DFL" "workqueue.default_affinity_scope"
 SYS=/sys/devices/system/cpu
 [ -e $SYS/cpu1/online ] || skip "no CPU hotplug here ($SYS/cpu1/online missing)"
 dump=$WQ61_SRC/tools/workqueue/wq_dump.py

@@ -2,7 +2,8 @@
 # Every knob the series adds or changes, fed a fixed list of malformed
 # inputs: each write is refused (EINVAL; ERANGE or EOVERFLOW for numbers
 # too big; EACCES for a read-only file) and leaves the value as it was (an
-# empty write(2) never reaches the kernel: only the value is checked); a non-root writer is refused; 8 writers
+# empty input is one write(2) of zero bytes, which may also return 0: the
+# value must not change); a non-root writer is refused; 8 writers
 # at once, valid and invalid values mixed, leave a valid value and a
 # workqueue that still runs its items. One line per knob and input kind:
 #   KNOB  KIND  RESULT  (value unchanged | VALUE CHANGED)
@@ -11,7 +12,7 @@
 # 6.1's numa), the global unbound cpumask (also: never empty) and the
 # workqueue module parameters (default_affinity_scope,
 # cpu_intensive_thresh_us, cpu_intensive_warning_thresh, disable_numa);
-# those a flavour lacks are listed as absent.
+# those a flavour lacks are listed as absent, a failure on wq61.
 #
 # Expected: passes on patched. On baseline and mainline the knobs they have
 # are swept and what they accept is reported, not failed (they are the
@@ -43,6 +44,28 @@ bad() { # KNOB KIND RESULT CHANGED: a finding; fails on patched only
 	return 0
 }
 
+# present NAME FILE: whether the knob is there; one this kernel lacks is
+# listed, and on wq61 (which must have them all) it is a finding
+present() {
+	[ -e "$2" ] && return 0
+	bad "$1" file "absent in this kernel" ""
+	return 1
+}
+
+# zero_write FILE: one write(2) of zero bytes (printf '' makes no write
+# at all); ok if it returned 0, else the errno's name
+zero_write() {
+	python3 -c '
+import errno, os, sys
+fd = os.open(sys.argv[1], os.O_WRONLY)
+try:
+    n = os.write(fd, b"")
+    print("ok" if n == 0 else "wrote %d" % n)
+except OSError as e:
+    print(errno.errorcode.get(e.errno, str(e.errno)))
+' "$1" 2>&1
+}
+
 # sweep NAME FILE VALID [KIND...]: the malformed inputs, VALID a good value
 # for the knob (to put junk after it); the KINDs are well-formed for this
 # knob and skipped (nice -1; numa takes any number; a 4294967296 us
@@ -58,24 +81,25 @@ sweep() {
 		[huge]="99999999999999999999999" [overflow]="4294967296"
 		[non_ascii]=$'\xc3\xa9'"$valid" [long_4k]="$(printf '%*s' 4095 '' | tr ' ' 7)"
 	)
-	if [ ! -e "$f" ]; then
-		note "$name: absent in this kernel"
-		return
-	fi
+	present "$name" "$f" || return 0
 	save "$f"
 	for kind in "${kinds[@]}"; do
 		case " ${valid_kinds[*]} " in *" $kind "*) continue;; esac
 		n=$((n + 1))
 		data=${input[$kind]}
 		before=$(cat "$f")
-		r=$(try_write "$f" "$data")
+		if [ "$kind" = empty ]; then
+			r=$(zero_write "$f")
+		else
+			r=$(try_write "$f" "$data")
+		fi
 		after=$(cat "$f")
 		rows=$((rows + 1))
 		# a number too big may say so; nothing written reaches no store
 		case "$kind:$r" in
 		huge:ERANGE|overflow:ERANGE|long_4k:ERANGE) r=EINVAL;;
 		huge:EOVERFLOW|overflow:EOVERFLOW|long_4k:EOVERFLOW) r=EINVAL;;
-		empty:*) r=EINVAL;;
+		empty:ok) r=EINVAL;;
 		esac
 		if [ "$r" = EINVAL ] && [ "$before" = "$after" ]; then
 			ok=$((ok + 1))
@@ -163,7 +187,7 @@ sweep numa "$wq/numa" 1 negative
 sweep default_affinity_scope "$P/default_affinity_scope" numa
 sweep cpu_intensive_thresh_us "$P/cpu_intensive_thresh_us" 20000 overflow
 sweep cpu_intensive_warning_thresh "$P/cpu_intensive_warning_thresh" 8
-if [ -e "$P/disable_numa" ]; then
+if present disable_numa "$P/disable_numa"; then
 	r=$(try_write "$P/disable_numa" 1)
 	[ "$r" = EACCES ] || [ "$r" != ok ] || bad disable_numa write "$r" ""
 	note "disable_numa: read-only at runtime ($r)"

@@ -25,6 +25,7 @@ declare -A saved
 for f in affinity_scope affinity_strict localize cpumask nice max_active; do
 	[ -e "$wq/$f" ] && saved[$f]=$(cat "$wq/$f")
 done
+wq61_needs "$wq"/{affinity_scope,affinity_strict,localize,cpumask,nice,max_active}
 restore() {
 	local f v
 	for f in "${!saved[@]}"; do

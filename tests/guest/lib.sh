@@ -37,16 +37,23 @@ save_unbound_cpumask() {
 	on_exit 'echo "$cpumask_saved" > "$g" || echo "cannot restore $g to $cpumask_saved"'
 }
 
-# Feature presence: on the baseline flavour a missing feature is a skip,
-# on the patched (and mainline) flavour it is a failure.
+# Feature presence: on the baseline flavour a missing feature is a skip;
+# on every wq61 flavour (patched, its sanitizer and naive builds) and on
+# mainline it is a failure. A test of what only wq61 has calls wq61_only
+# first, so mainline never gets here for it.
 THRESH=/sys/module/workqueue/parameters/cpu_intensive_thresh_us
-need_feature() { # path what [ISSUE]
+need_feature() { # path what
 	[ -e "$1" ] && return 0
 	[ "$WQ61_FLAVOUR" = baseline ] && skip "$2: not in the baseline kernel"
-	# A feature whose issue is still open: written test-first against
-	# mainline, skipped (and counted as skipped) on wq61 until it lands.
-	[ -n "${3:-}" ] && [ "$WQ61_FLAVOUR" = patched ] && skip "$2: not in wq61 yet ($3)"
 	fail "$2 missing ($1)"
+}
+
+# wq61_needs FILE...: a test that adapts to what a kernel has (the knobs
+# it drives) still fails on wq61 if one of the series' files is missing.
+wq61_needs() {
+	local f
+	[ "$WQ61_FLAVOUR" = patched ] || return 0
+	for f; do [ -e "$f" ] || fail "missing on wq61: $f"; done
 }
 
 # wq61_hog module: load once, run a command, print its result line.
