@@ -34,7 +34,8 @@ while read -r name flavour test; do
 		caught=no
 		# A failed test or a splat catches it. A lost guest catches it
 		# only if its log has a splat (the runner does not scan the log
-		# of a lost guest; this does). On the sanitizer flavours, 6.1 has
+		# of a lost guest; this does). On the sanitizer flavours, lost or
+		# not, no splat counts by itself, as 6.1 has
 		# reports of its own (make check-sanitizers lists them): there a
 		# failed test or a report that involves workqueue code catches it,
 		# as sorted by the script that must find none on patched-k?san.
@@ -52,12 +53,19 @@ while read -r name flavour test; do
 		sanitizer) echo "$r" | grep -q '^FAIL' && caught=yes;;
 		splat) caught=yes; sed 's/^/    /' "$dir/scan.txt" | head -20;;
 		lost*)
-			if "$WQ61_TOP/scripts/scan-log.py" --expected "$dir/expected-messages" \
-				"$dir/console.log" > "$dir/scan.txt"; then
-				caught="no (guest $v, no splat)"
-			else
-				caught=yes; sed 's/^/    /' "$dir/scan.txt" | head -20
-			fi;;
+			case $flavour in
+			naive-k?san)
+				# 6.1's own sanitizer reports prove nothing: only
+				# one in workqueue code (sorted above) catches it.
+				[ "$caught" = yes ] || caught="no (guest $v, no report in workqueue code)";;
+			*)
+				if "$WQ61_TOP/scripts/scan-log.py" --expected "$dir/expected-messages" \
+					"$dir/console.log" > "$dir/scan.txt"; then
+					caught="no (guest $v, no splat)"
+				else
+					caught=yes; sed 's/^/    /' "$dir/scan.txt" | head -20
+				fi;;
+			esac;;
 		*) echo "$r" | grep -q '^FAIL' && caught=yes;;
 		esac
 		;;

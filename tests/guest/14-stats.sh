@@ -1,7 +1,11 @@
 #!/bin/bash
 # Per-workqueue statistics through tools/workqueue/wq_monitor.py: after N
-# items, started = completed = N, nothing in flight, and cpu_time close to
-# the CPU time the items burned.
+# items of 100 ms each (module wq61_hog, per-cpu workqueue), started and
+# completed grew by N, nothing is in flight, cpu_intensive grew by N (each
+# item crosses the 10 ms threshold once, and an item is counted once),
+# cpu_local (wq61's own) grew by N (a per-cpu workqueue's items all start
+# on their CPU), and cpu_time is close to the CPU time the items burned. On wq61, -j prints JSON Lines: every line must parse as JSON
+# (mainline's -j prints Python dict reprs, accepted there only).
 . "$(dirname "$0")/lib.sh"
 need_feature "$THRESH" "workqueue.cpu_intensive_thresh_us"
 hog_load
@@ -9,21 +13,40 @@ hog_load
 # gets a host core, so guest ticks arrive as they would on hardware (with
 # all 16 vCPUs spinning on 2 host cores most ticks are never delivered).
 n=8
-before=$(wq_stat wq61_hog_count started) || fail "wq_monitor.py failed"
+json0=$(wq_monitor -j -i 0 '^wq61_hog_count$') || fail "wq_monitor.py failed"
 r=$(hog burn $n 100 2); note "$r"
 burned=$(field cpu_us "$r")
 json=$(wq_monitor -j -i 0 '^wq61_hog_count$') || fail "wq_monitor.py failed"
 note "$json"
-python3 - "$json" "$before" "$n" "$burned" <<'PY' || exit 1
+python3 - "$json0" "$json" "$n" "$burned" "$WQ61_FLAVOUR" <<'PY' || exit 1
 import ast, json, sys
-try:
-    row = json.loads(sys.argv[1])
-except ValueError:                      # mainline's -j: Python dict reprs
-    row = ast.literal_eval(sys.argv[1])
-before, n, burned = map(int, sys.argv[2:])
+flavour = sys.argv[5]
 errs = []
-if row['started'] - before != n: errs.append(f"started {row['started']} - {before} != {n}")
+def parse(text):
+    lines = [l for l in text.splitlines() if l.strip()]
+    if len(lines) != 1:
+        sys.exit(f"FAIL: {len(lines)} lines for wq61_hog_count, want 1")
+    try:
+        return json.loads(lines[0])
+    except ValueError:
+        if flavour != 'mainline':
+            sys.exit(f"FAIL: wq_monitor.py -j printed a line that is not JSON: {lines[0]}")
+        return ast.literal_eval(lines[0])   # mainline's -j: Python dict reprs
+row0, row = parse(sys.argv[1]), parse(sys.argv[2])
+n, burned = int(sys.argv[3]), int(sys.argv[4])
+def grew(key, want):
+    if key not in row:
+        if flavour != 'baseline':
+            errs.append(f"no {key} in {sorted(row)}")
+        return
+    if row[key] - row0[key] != want:
+        errs.append(f"{key} grew by {row[key] - row0[key]}, want {want}")
+grew('started', n)
+grew('cpu_intensive', n)
+if flavour != 'mainline':               # wq61's own counter
+    grew('cpu_local', n)
 if row['completed'] != row['started']: errs.append(f"completed {row['completed']} != started {row['started']}")
+if row['unbound']: errs.append("wq61_hog_count listed as unbound")
 ratio = row['cpu_time'] / burned
 print(f"cpu_time {row['cpu_time']}us for {burned}us of CPU time charged to the items: ratio {ratio:.2f}")
 # Tick sampling (4 ms at HZ=250) under TCG: a wide but meaningful band.

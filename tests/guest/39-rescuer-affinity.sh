@@ -32,14 +32,14 @@ all=$(cat /sys/devices/system/cpu/possible)
 rmmod wq61_rescuer 2>/dev/null
 on_exit 'rmmod wq61_rescuer 2>/dev/null'
 
-set_attr "$g" "$(printf '%x' $((0x3c)))"
+set_attr "$g" 3c
 want "global cpumask 2-5" writeback 2-5
 
 insmod "$(mod wq61_rescuer)" || fail "cannot load wq61_rescuer"
 want "created under global cpumask 2-5" wq61_rescue 2-5
 
 w=$WQ_SYSFS/wq61_rescue/cpumask
-set_attr "$w" "$(printf '%x' $((0x3f0)))"
+set_attr "$w" 3f0
 want "its cpumask 4-9, global 2-5" wq61_rescue 4-5
 
 set_attr "$g" "$cpumask_saved"

@@ -32,12 +32,14 @@
  *                         so every item finds an idle pool and an idle CPU
  *   startall N SPIN_US    "start" from a kthread on every online CPU at
  *                         once, N items each; "issuer=all", same result.
- *   maxact N SLEEP_MS     N items queued round robin on every online CPU
+ *   maxact N HOLD_MS      N items queued round robin on every online CPU
  *                         (queue_work_on(), which selects the pool_workqueue
  *                         of that CPU, as queueing from it does) on
- *                         wq61_affn_ma; each sleeps SLEEP_MS. Result:
+ *                         wq61_affn_ma; those that start within HOLD_MS of
+ *                         the first stay inside until then. Result:
  *                         "items=N peak=P": the most items that were inside
- *                         their work function at the same time.
+ *                         their work function at the same time, i.e. how
+ *                         many the kernel lets run at once.
  *   hpbegin SLOTS SPIN_US two unbound kthreads (the scheduler moves them
  *                         around) keep queueing to wq61_affn until hpend:
  *                         SLOTS work items in all, each queued again once
@@ -115,8 +117,13 @@ static struct hp_issuer hp_issuers[2];
 static u64 hp_spin_ns;
 static atomic_t hp_offline;	/* runs that started on a CPU not online */
 
-/* maxact: items inside their function now, and the most seen */
+/*
+ * maxact: items inside their function now, the most seen, and when the
+ * items held inside may go on (ktime_get_ns(); 0 until the first starts)
+ */
 static atomic_t ma_running, ma_peak;
+static u64 ma_deadline;
+static DEFINE_SPINLOCK(ma_lock);
 
 static void item_done(struct affn_item *it)
 {
@@ -148,6 +155,7 @@ static void maxact_fn(struct work_struct *work)
 	struct affn_item *it = container_of(work, struct affn_item, work);
 	int now = atomic_inc_return(&ma_running);
 	int peak = atomic_read(&ma_peak);
+	u64 deadline, t;
 
 	while (now > peak) {
 		int old = atomic_cmpxchg(&ma_peak, peak, now);
@@ -156,7 +164,20 @@ static void maxact_fn(struct work_struct *work)
 			break;
 		peak = old;
 	}
-	msleep(it->sleep_ms);
+	/*
+	 * The first item to start opens a window of HOLD_MS; every item that
+	 * starts inside it stays until it closes. So the peak is as many
+	 * items as the kernel lets run at once, however slowly the machine
+	 * starts them (within the window); later items pass straight through.
+	 */
+	spin_lock(&ma_lock);
+	if (!ma_deadline)
+		ma_deadline = ktime_get_ns() + (u64)it->sleep_ms * NSEC_PER_MSEC;
+	deadline = ma_deadline;
+	spin_unlock(&ma_lock);
+	t = ktime_get_ns();
+	if (t < deadline)
+		msleep(div_u64(deadline - t, NSEC_PER_MSEC) + 1);
 	atomic_dec(&ma_running);
 	item_done(it);
 }
@@ -485,6 +506,7 @@ static int do_maxact(unsigned int n, unsigned int sleep_ms)
 		return -ENOMEM;
 	atomic_set(&ma_running, 0);
 	atomic_set(&ma_peak, 0);
+	ma_deadline = 0;
 	for (i = 0; i < n; i++) {
 		cpu = cpumask_next(cpu, cpu_online_mask);
 		if (cpu >= nr_cpu_ids)
