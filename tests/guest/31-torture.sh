@@ -19,6 +19,10 @@
 duration=${WQ61_TORTURE_DURATION:-60}
 threads=${WQ61_TORTURE_THREADS:-4}
 [ -d /sys/kernel/debug/wq61_torture ] || insmod "$(mod wq61_torture)" || fail "cannot load wq61_torture"
+# wq61_t_iord (WQ_UNBOUND, max_active 1) is ordered in 6.1 and wq61, not in
+# mainline since 6.9 (3bc1e711c26b): checked as ordered everywhere else
+io=/sys/module/wq61_torture/parameters/implicit_ordered
+if [ "$WQ61_FLAVOUR" = mainline ]; then echo 0 > $io; else echo 1 > $io; fi || fail "cannot set $io"
 ctl=/sys/kernel/debug/wq61_torture/ctl
 SYS=/sys/devices/system/cpu
 P=/sys/module/workqueue/parameters

@@ -16,15 +16,15 @@
 #  3. implicit, after the cpumask was written (Debian's 6.1.192 then drops
 #     __WQ_ORDERED from it; a pwq per CPU must not follow)
 #  4. implicit, after workqueue_set_max_active() 4 then 1 and a CPU went
-#     offline and online (6.1 kept such a workqueue on one pwq; mainline
-#     refuses set_max_active on it, so: not on mainline)
+#     offline and online (6.1 kept such a workqueue on one pwq)
 #  5. implicit, while the cpumask changes and a CPU goes offline and online
 #  6. explicit: item A runs and waits, the cpumask changes, B and C are
 #     queued, then A queues itself again (a): the order must be ABCa (an
 #     item that still runs on the old pwq must not take it for its requeue
 #     and overtake B and C)
 #
-# Expected: passes on patched and mainline (part 4 skipped there). Fails
+# Expected: passes on patched; on mainline, parts 1 and 6 pass and 2-5 are
+# skipped (mainline 6.9 dropped implicit ordering, 3bc1e711c26b). Fails
 # on baseline, Debian's 6.1.192, in part 5 (5 of 5 rounds, e.g. 268
 # overlaps): its cpumask update drops __WQ_ORDERED from an implicitly
 # ordered workqueue and gives it a new pwq that runs beside the old one
@@ -74,25 +74,28 @@ done
 setmask $all
 part "1 explicit, cpumask changing" $R $bad
 
-# 2. implicit, as created
-bad=0
-for ((i = 0; i < 5; i++)); do
-	echo "ordered 300 1" > "$ctl" || fail "part 2: ordered failed"
-	round 2 $i || bad=$((bad + 1))
-done
-part "2 implicit, as created" 5 $bad
-
-# 3. implicit, after cpumask writes
-bad=0
-setmask "$lo"; setmask $all
-for ((i = 0; i < 3; i++)); do
-	echo "ordered 300 1" > "$ctl" || fail "part 3: ordered failed"
-	round 3 $i || bad=$((bad + 1))
-done
-part "3 implicit, after a cpumask write" 3 $bad
-
-# 4. implicit, after max_active 4 -> 1 and CPU hotplug (6.1 and wq61 only)
+# 2-5: implicitly ordered workqueues are 6.1's promise, which wq61 keeps;
+# mainline dropped it in 6.9 (3bc1e711c26b: WQ_UNBOUND with max_active 1 is
+# no longer made ordered), so they are not checked there.
 if [ "$WQ61_FLAVOUR" != mainline ]; then
+	# 2. implicit, as created
+	bad=0
+	for ((i = 0; i < 5; i++)); do
+		echo "ordered 300 1" > "$ctl" || fail "part 2: ordered failed"
+		round 2 $i || bad=$((bad + 1))
+	done
+	part "2 implicit, as created" 5 $bad
+
+	# 3. implicit, after cpumask writes
+	bad=0
+	setmask "$lo"; setmask $all
+	for ((i = 0; i < 3; i++)); do
+		echo "ordered 300 1" > "$ctl" || fail "part 3: ordered failed"
+		round 3 $i || bad=$((bad + 1))
+	done
+	part "3 implicit, after a cpumask write" 3 $bad
+
+	# 4. implicit, after max_active 4 -> 1 and CPU hotplug
 	bad=0
 	echo "max_active 4" > "$ctl" || fail "cannot set max_active 4"
 	echo "max_active 1" > "$ctl" || fail "cannot set max_active 1"
@@ -102,23 +105,23 @@ if [ "$WQ61_FLAVOUR" != mainline ]; then
 		round 4 $i || bad=$((bad + 1))
 	done
 	part "4 implicit, after max_active 4, 1 and hotplug" 3 $bad
-else
-	note "part 4 skipped: mainline refuses set_max_active on ordered workqueues"
-fi
 
-# 5. implicit, while the cpumask and the online CPUs change
-bad=0
-for ((i = 0; i < 5; i++)); do
-	echo "ordered 300 1" > "$ctl" &
-	for ((k = 0; k < 3; k++)); do setmask "${masks[(i + k) % 3]}"; done
-	cpu_off
-	for ((k = 3; k < 6; k++)); do setmask "${masks[(i + k) % 3]}"; done
-	cpu_on
-	wait $! || fail "part 5 round $i: ordered failed"
-	round 5 $i || bad=$((bad + 1))
-done
-setmask $all
-part "5 implicit, cpumask and CPUs changing" 5 $bad
+	# 5. implicit, while the cpumask and the online CPUs change
+	bad=0
+	for ((i = 0; i < 5; i++)); do
+		echo "ordered 300 1" > "$ctl" &
+		for ((k = 0; k < 3; k++)); do setmask "${masks[(i + k) % 3]}"; done
+		cpu_off
+		for ((k = 3; k < 6; k++)); do setmask "${masks[(i + k) % 3]}"; done
+		cpu_on
+		wait $! || fail "part 5 round $i: ordered failed"
+		round 5 $i || bad=$((bad + 1))
+	done
+	setmask $all
+	part "5 implicit, cpumask and CPUs changing" 5 $bad
+else
+	note "parts 2-5 skipped: mainline has no implicitly ordered workqueues (3bc1e711c26b, 6.9)"
+fi
 
 # 6. explicit: a requeue while the cpumask changes
 bad=0

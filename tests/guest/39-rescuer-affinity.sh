@@ -2,10 +2,11 @@
 # The rescuer of an unbound WQ_MEM_RECLAIM workqueue runs only where the
 # workqueue may: its cpumask within the global unbound cpumask (issue 21
 # section 4; mainline 449b31ad2937, d64f2fa064f8). The rescuer is a
-# kthread named after the workqueue; /proc/PID/status gives its CPUs.
+# kthread named after the workqueue (mainline 6.9+: "kworker/R-" and the
+# name); /proc/PID/status gives its CPUs.
 #   1. writeback (created at boot, its rescuer made by workqueue_init()):
 #      global cpumask 2-5 -> its rescuer on 2-5;
-#   2. wq61_rescue (module wq61_rescuer) created while the global cpumask
+#   2. wq61r (module wq61_rescuer) created while the global cpumask
 #      is 2-5: its rescuer starts on 2-5;
 #   3. its own cpumask 4-9 -> 4-5 (the two meet there);
 #   4. the global cpumask back to every CPU -> 4-9.
@@ -16,10 +17,15 @@
 [ "$(nproc)" -ge 10 ] || skip "needs 10 CPUs (big)"
 online_all
 save_unbound_cpumask
-allowed() { # KTHREAD NAME -> its Cpus_allowed_list
-	local pid
-	pid=$(pgrep -x "$1" | head -1)
-	[ -n "$pid" ] || fail "no kthread named $1"
+allowed() { # WORKQUEUE -> its rescuer's Cpus_allowed_list
+	local comm=$1 pid="" p
+	[ "$WQ61_FLAVOUR" = mainline ] && comm=kworker/R-$1
+	# /proc shows a workqueue kthread's whole name (wq_worker_comm()),
+	# longer than the 15 characters pgrep matches
+	for p in /proc/[0-9]*; do
+		[ "$(cat "$p/comm" 2>/dev/null)" = "$comm" ] && { pid=${p#/proc/}; break; }
+	done
+	[ -n "$pid" ] || fail "no kthread named $comm"
 	sed -n 's/^Cpus_allowed_list:\t*//p' "/proc/$pid/status"
 }
 want() { # WHAT KTHREAD CPULIST
@@ -36,12 +42,12 @@ set_attr "$g" 3c
 want "global cpumask 2-5" writeback 2-5
 
 insmod "$(mod wq61_rescuer)" || fail "cannot load wq61_rescuer"
-want "created under global cpumask 2-5" wq61_rescue 2-5
+want "created under global cpumask 2-5" wq61r 2-5
 
-w=$WQ_SYSFS/wq61_rescue/cpumask
+w=$WQ_SYSFS/wq61r/cpumask
 set_attr "$w" 3f0
-want "its cpumask 4-9, global 2-5" wq61_rescue 4-5
+want "its cpumask 4-9, global 2-5" wq61r 4-5
 
 set_attr "$g" "$cpumask_saved"
-want "its cpumask 4-9, global back to $(cat "$g")" wq61_rescue 4-9
+want "its cpumask 4-9, global back to $(cat "$g")" wq61r 4-9
 want "global back" writeback "$all"

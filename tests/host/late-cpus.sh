@@ -1,6 +1,7 @@
 #!/bin/bash
 # Pods of CPUs that were not online at boot (issue 21 section 2): big
-# booted with maxcpus=8, CPUs 8-15 brought up afterwards, must have the
+# booted with maxcpus=8, the 8 other CPUs brought up afterwards (8-15 on
+# 6.1 and wq61; mainline boots 0,2,...,14 first), must have the
 # pods, pools and strict-cache locality of a boot with all 16 CPUs
 # (tests/guest/lib/late-cpus.sh says what is checked).
 #

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * wq61_rescuer: an unbound WQ_MEM_RECLAIM workqueue with WQ_SYSFS,
- * "wq61_rescue", created on load, for tests/guest/39-rescuer-affinity.sh:
- * its rescuer is a kthread of the same name, whose allowed CPUs the test
- * reads from /proc while it changes the workqueue's cpumask and the global
- * one. Nothing else.
+ * "wq61r", created on load, for tests/guest/39-rescuer-affinity.sh:
+ * its rescuer is a kthread of the same name (mainline: "kworker/R-wq61r"),
+ * whose allowed CPUs the test reads from /proc while it changes the
+ * workqueue's cpumask and the global one. Nothing else.
  */
 #include <linux/module.h>
 #include <linux/workqueue.h>
@@ -13,7 +13,7 @@ static struct workqueue_struct *wq;
 
 static int __init wq61_rescuer_init(void)
 {
-	wq = alloc_workqueue("wq61_rescue", WQ_UNBOUND | WQ_SYSFS | WQ_MEM_RECLAIM, 0);
+	wq = alloc_workqueue("wq61r", WQ_UNBOUND | WQ_SYSFS | WQ_MEM_RECLAIM, 0);
 	return wq ? 0 : -ENOMEM;
 }
 
