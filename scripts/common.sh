@@ -64,7 +64,9 @@ flavours() {
 	for v in ${!WQ61_SRC_@}; do v=${v#WQ61_SRC_}; printf '%s\n' "${v//_/-}"; done
 }
 check_flavour() {
-	flavours | grep -qxF -- "$1" ||
+	# not grep -q: under pipefail, a grep that quits at the first match
+	# can kill flavours() with SIGPIPE and fail the pipeline anyway
+	flavours | grep -xF -- "$1" > /dev/null ||
 		die "unknown flavour '$1' ($(flavours | paste -sd'|'))"
 }
 

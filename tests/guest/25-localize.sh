@@ -4,7 +4,8 @@
 # or 1 (anything else: EINVAL, unchanged; non-root: refused). With
 # localize=1, a kthread bound to CPU k queueing items one at a time on
 # wq61_affn (scope cache, non-strict; it waits for each) gets more of them
-# started on k itself than with localize=0, summed over several issuers; the CPUlocal counter that
+# started on k itself than with localize=0, summed over several issuers
+# (a bound: see the end); the CPUlocal counter that
 # wq_monitor.py shows agrees with the start CPUs the module observed; and
 # wq_dump.py flags the workqueue with L. Outcomes are counts, not times.
 #
@@ -90,5 +91,13 @@ grep -Eq '^wq61_affn +unbound,L ' $tmp/dump || {
 	grep '^wq61_affn ' $tmp/dump; fail "wq_dump.py does not flag wq61_affn with L"; }
 measure "localize=1"
 on=$ON_K
-[ "$on" -gt "$off" ] || fail "localize=1 started $on items on the issuing CPU, localize=0 $off: want more"
-note "starts on the issuing CPU: localize=0 $off, localize=1 $on"
+# The bound comes from what localize did in earlier runs (tests/results/
+# localize.md): 403 to 565 of 800 items on the issuing CPU with it (the
+# rest find that CPU still busy with the issuer and go to an idle sibling),
+# 0 to 70 without it. A quarter of the items, and an eighth more than
+# localize=0, is far from both; a kernel that stores the flag but ignores
+# it (naive d5) lands with localize=0.
+all=$((M * $(echo $issuers | wc -w)))
+note "starts on the issuing CPU: localize=0 $off, localize=1 $on of $all (want >= $((all / 4)) and >= $((off + all / 8)))"
+[ "$on" -ge $((all / 4)) ] && [ "$on" -ge $((off + all / 8)) ] ||
+	fail "localize=1 started $on of $all items on the issuing CPU, localize=0 $off: want at least a quarter, and an eighth more"

@@ -40,6 +40,19 @@
  *                         "items=N peak=P": the most items that were inside
  *                         their work function at the same time, i.e. how
  *                         many the kernel lets run at once.
+ *   repat ISSUER OUT ROUNDS
+ *                         repatriation of idle non-strict workers: per
+ *                         round, from a kthread bound to ISSUER, item A is
+ *                         queued with queue_work_on(ISSUER) on wq61_affn;
+ *                         it moves its worker to CPU OUT and back to the
+ *                         worker's own CPUs, so the worker goes idle on
+ *                         OUT. Once that worker is off the run queue
+ *                         (asleep, idle), item B is queued the same way.
+ *                         A round counts when B was run by A's worker: an
+ *                         idle worker woken from OUT. Result: "rounds=R
+ *                         counted=C starts=S0,S1,...": the CPUs where the
+ *                         counted rounds' B started (the test checks they
+ *                         are all in ISSUER's pod, not OUT).
  *   hpbegin SLOTS SPIN_US two unbound kthreads (the scheduler moves them
  *                         around) keep queueing to wq61_affn until hpend:
  *                         SLOTS work items in all, each queued again once
@@ -525,6 +538,131 @@ static int do_maxact(unsigned int n, unsigned int sleep_ms)
 	return 0;
 }
 
+/*
+ * repat: one round's two items. Completions, not flush_work(): a flush
+ * barrier is a work item too and could wake a worker of its own.
+ */
+struct repat_item {
+	struct work_struct work;
+	int out;			/* move the worker there; -1: stay */
+	int start_cpu, moved_cpu;
+	struct task_struct *task;	/* the worker, referenced */
+	struct completion fin;
+};
+
+/* serialized by ctl_mutex: the worker's own CPUs while it visits OUT */
+static struct cpumask repat_saved;
+
+static void repat_fn(struct work_struct *work)
+{
+	struct repat_item *it = container_of(work, struct repat_item, work);
+
+	it->start_cpu = raw_smp_processor_id();
+	it->task = get_task_struct(current);
+	it->moved_cpu = -1;
+	if (it->out >= 0) {
+		/*
+		 * What the scheduler may do to a non-strict worker at any
+		 * time, done on purpose: the worker keeps running on OUT,
+		 * allowed its usual CPUs again, and goes idle there.
+		 */
+		cpumask_copy(&repat_saved, current->cpus_ptr);
+		if (!set_cpus_allowed_ptr(current, cpumask_of(it->out)))
+			it->moved_cpu = raw_smp_processor_id();
+		set_cpus_allowed_ptr(current, &repat_saved);
+	}
+	complete(&it->fin);
+}
+
+struct repat_run {
+	unsigned int issuer, out, rounds, counted;
+	unsigned int *starts;		/* B's start CPU, counted rounds */
+	struct completion done;
+};
+
+/* Queue @it from this CPU and wait until its function has run. */
+static void repat_one(struct repat_item *it, unsigned int cpu, int out)
+{
+	it->out = out;
+	it->task = NULL;
+	init_completion(&it->fin);
+	INIT_WORK_ONSTACK(&it->work, repat_fn);
+	queue_work_on(cpu, wq_loc, &it->work);
+	wait_for_completion(&it->fin);
+}
+
+static bool asleep(struct task_struct *p)
+{
+	return !READ_ONCE(p->on_rq) && !READ_ONCE(p->on_cpu);
+}
+
+static int repat_issuer_fn(void *data)
+{
+	struct repat_run *run = data;
+	struct repat_item a, b;
+	unsigned int i, polls;
+
+	for (i = 0; i < run->rounds; i++) {
+		repat_one(&a, run->issuer, run->out);
+		/*
+		 * Wait (a state, not a time) until A's worker sleeps: off
+		 * the run queue and off OUT itself. A task still inside
+		 * schedule() (on_cpu) is woken on the CPU it is leaving,
+		 * without a choice of CPU. 10 s is only a bound for a
+		 * round that cannot count.
+		 */
+		for (polls = 0; polls < 50000; polls++) {
+			if (asleep(a.task))
+				break;
+			usleep_range(200, 400);
+		}
+		if (a.moved_cpu != run->out || !asleep(a.task) ||
+		    task_cpu(a.task) != run->out) {
+			put_task_struct(a.task);
+			destroy_work_on_stack(&a.work);
+			continue;
+		}
+		repat_one(&b, run->issuer, -1);
+		if (b.task == a.task)
+			run->starts[run->counted++] = b.start_cpu;
+		put_task_struct(a.task);
+		put_task_struct(b.task);
+		destroy_work_on_stack(&a.work);
+		destroy_work_on_stack(&b.work);
+	}
+	complete(&run->done);
+	return 0;
+}
+
+static int do_repat(unsigned int issuer, unsigned int out, unsigned int rounds)
+{
+	struct repat_run run = { .issuer = issuer, .out = out, .rounds = rounds };
+	struct task_struct *t;
+	unsigned int i;
+	int len;
+
+	run.starts = kcalloc(rounds, sizeof(*run.starts), GFP_KERNEL);
+	if (!run.starts)
+		return -ENOMEM;
+	init_completion(&run.done);
+	t = kthread_create(repat_issuer_fn, &run, "wq61_repat");
+	if (IS_ERR(t)) {
+		kfree(run.starts);
+		return PTR_ERR(t);
+	}
+	kthread_bind(t, issuer);
+	wake_up_process(t);
+	wait_for_completion(&run.done);
+	len = scnprintf(result, sizeof(result), "rounds=%u counted=%u starts=",
+			rounds, run.counted);
+	for (i = 0; i < run.counted; i++)
+		len += scnprintf(result + len, sizeof(result) - len, "%s%u",
+				 i ? "," : "", run.starts[i]);
+	scnprintf(result + len, sizeof(result) - len, "\n");
+	kfree(run.starts);
+	return 0;
+}
+
 static int ctl_run(const char *cmd, int n, unsigned int a, unsigned int b,
 		   unsigned int c)
 {
@@ -542,6 +680,9 @@ static int ctl_run(const char *cmd, int n, unsigned int a, unsigned int b,
 		cpumask_copy(&online, cpu_online_mask);
 		return do_start(&online, "all", a, b, false);
 	}
+	if (!strcmp(cmd, "repat") && n == 3 && a < nr_cpu_ids && cpu_online(a) &&
+	    b < nr_cpu_ids && cpu_online(b) && a != b && c > 0 && c <= 200)
+		return do_repat(a, b, c);
 	if (!strcmp(cmd, "hpbegin") && n == 2 && a >= 2 && a <= 4096 &&
 	    b <= 100000)
 		return do_hpbegin(a, b);
