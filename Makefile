@@ -9,7 +9,7 @@ APPEND ?=
 S := scripts
 
 .PHONY: help deps prepare apply build build-baseline modules run shell check check-sanitizers check-naive \
-	check-baseline check-series bench boot-loop torture test export import clean-runs
+	check-baseline check-series bench bench-storm boot-loop torture test export import clean-runs
 
 ## make help     this list
 help:
@@ -71,6 +71,11 @@ check-series: deps
 ## make bench    baseline, patched, mainline: wall clock and instruction counts; bench/results/
 bench: deps
 	@$(S)/bench.sh
+
+## make bench-storm  the kworker storm (issue 24) on baseline, patched, mainline;
+##                  bench/results/storm.md
+bench-storm: deps
+	@$(S)/bench-storm.sh
 
 ## make boot-loop  N boots (N=100, P=2 at a time) of FLAVOUR/PRESET: lost boots
 N ?= 100

@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""The kworker storm (issue 24) as a table.
+
+  storm_report.py STORM.CSV OUTDIR "FLAVOURS" "HOW"
+
+STORM.CSV rows: config,metric,flavour,run,value (bench/storm-in-guest.sh).
+Writes OUTDIR/storm.csv (a copy) and OUTDIR/storm.md: per configuration
+and metric, each flavour's median over its runs with min..max.
+"""
+import csv
+import shutil
+import statistics
+import sys
+
+METRICS = [
+    ('peak_running', 'storm items running at once, all CPUs (peak)'),
+    ('peak_cpu', 'storm items running at once on one CPU (peak)'),
+    ('workers', 'distinct kworkers that ran storm items'),
+    ('kworkers_new', 'kworkers that exist after the storm, not before'),
+    ('drain_ms', 'first queueing to last completion (ms, TCG: noisy)'),
+    ('probe_wait_ms', 'a short item queued on the first CPU: wait (ms, TCG: noisy)'),
+]
+
+
+def main():
+    src, outdir, flavours, how = sys.argv[1:5]
+    flavours = flavours.split()
+    vals = {}
+    with open(src) as f:
+        for row in csv.reader(f):
+            if len(row) != 5:
+                sys.exit(f'storm_report: bad row {row}')
+            cfg, metric, flv, _run, value = row
+            vals.setdefault((cfg, metric, flv), []).append(float(value))
+    shutil.copy(src, f'{outdir}/storm.csv')
+    configs = sorted({k[0] for k in vals}, key=lambda c: c.split(':'))
+    out = ['# Kworker storm (issue 24)', '',
+           f'{how}. Module `wq61_storm`: per configuration `NCPUS:ITEMS:HOLD_US`, '
+           'ITEMS work items queued on each of NCPUS CPUs of a per-cpu '
+           'workqueue, each taking one shared spinlock 20 times for HOLD_US '
+           'with `cond_resched()` between, never sleeping; then a short '
+           'item on the first CPU of another per-cpu workqueue. Medians '
+           'over the runs, min..max in brackets.', '']
+    for cfg in configs:
+        out += [f'## {cfg}', '',
+                '| metric | ' + ' | '.join(flavours) + ' |',
+                '|---|' + '---:|' * len(flavours)]
+        for m, what in METRICS:
+            cells = []
+            for flv in flavours:
+                v = vals.get((cfg, m, flv))
+                if not v:
+                    cells.append('-')
+                    continue
+                cells.append(f'{statistics.median(v):g} ({min(v):g}..{max(v):g})')
+            out.append(f'| {what} | ' + ' | '.join(cells) + ' |')
+        out.append('')
+    with open(f'{outdir}/storm.md', 'w') as f:
+        f.write('\n'.join(out))
+
+
+if __name__ == '__main__':
+    main()
