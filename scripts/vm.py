@@ -275,7 +275,12 @@ def qemu_argv(args, preset):
     accel = 'kvm' if os.environ.get('WQ61_KVM') == '1' else 'tcg'
     # unknown_nmi_panic: a stalled guest gets an NMI from the boot watchdog
     # and dies with a backtrace on the console, which says where it was.
-    cmdline = ('console=ttyS0,115200 panic=-1 unknown_nmi_panic rootfstype=9p '
+    # tsc=reliable: under TCG on a loaded host the clocksource watchdog can
+    # mark the TSC unstable while a CPU comes up; 6.1's TSC sync check then
+    # leaves the new CPU waiting for a source that skipped the check, and
+    # cpu_up() spins for good (seen once in a hotplug storm; x86 code, not
+    # the workqueue). QEMU's TSC is the same host clock on every vCPU.
+    cmdline = ('console=ttyS0,115200 panic=-1 unknown_nmi_panic tsc=reliable rootfstype=9p '
                'rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose ro '
                'init=%s/scripts/guest-init.sh %s' % (TOP, ' '.join(args.append))).strip()
     return [os.environ.get('WQ61_QEMU', 'qemu-system-x86_64'),
