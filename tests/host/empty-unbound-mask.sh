@@ -1,0 +1,21 @@
+#!/bin/bash
+# An empty global unbound cpumask at boot (mainline's B5, 4a6c5607d450 in
+# 6.7; wq61 patch 0022): small booted with "nohz_full=1-3 isolcpus=0,2-3",
+# whose workqueue and scheduler-domain housekeeping CPUs do not meet.
+# The cpumask must keep to the nohz_full= housekeeping CPU (0) and work
+# items must run (tests/guest/lib/empty-unbound.sh).
+#
+# Without the fallback: naive b5.
+#
+# Expected: passes on patched and mainline; on baseline (stock 6.1, no
+# fallback) reported as it comes out.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+dir=$WQ61_RESDIR/empty-unbound-mask
+"$top/scripts/vm.py" -q -f "$WQ61_FLAVOUR" -p small -a "nohz_full=1-3 isolcpus=0,2-3" -r "$dir" \
+	-- "$top/tests/guest/lib/empty-unbound.sh" >/dev/null 2>&1 || true
+v=$(cat "$dir/verdict" 2>/dev/null)
+sed 's/^/  guest: /' "$dir/output" 2>/dev/null | head -20
+case $v in
+passed) echo "empty housekeeping intersection: the unbound cpumask keeps to CPU 0, work runs";;
+*) echo "FAIL: guest: ${v:-no verdict} ($dir/console.log)"; exit 1;;
+esac
