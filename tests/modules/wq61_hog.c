@@ -13,6 +13,14 @@
  *                             item started only once the spinner had stopped
  *                             spinning, else 0).
  *   starve_intensive CPU MS   the same on WQ_CPU_INTENSIVE "wq61_hog_itsv"
+ *   starve_rcuqs CPU MS       starve, but each round of the spinner is also
+ *                             an RCU quiescent state that RCU sees without
+ *                             the CPU's help (rcu_momentary_eqs(), as the
+ *                             CPUs of stop_machine() do), so RCU never needs
+ *                             the CPU's tick: else, on a nohz_full CPU, RCU
+ *                             turns the tick back on within ~300 ms of a
+ *                             grace period starting (tick_stop trace events:
+ *                             dependency=RCU)
  *   burn N MS [C]             N items, each spinning MS, queued round robin
  *                             over the first C (default: all) online CPUs on
  *                             "wq61_hog_count". Result: "items=N burned_us=T
@@ -35,6 +43,7 @@
 #include <linux/uaccess.h>
 #include <linux/mutex.h>
 #include <linux/cpumask.h>
+#include <linux/rcupdate.h>
 
 #include "wq61_ctl.h"
 
@@ -49,6 +58,7 @@ struct hog_work {
 	u64 cpu_ns;		/* CPU time charged to the kworker meanwhile */
 	atomic_t *remaining;	/* burn: items left; the last one completes */
 	struct completion *done;
+	bool rcu_qs;		/* each round an RCU quiescent state */
 };
 
 static void spin_for(struct hog_work *hw)
@@ -62,8 +72,15 @@ static void spin_for(struct hog_work *hw)
 
 	hw->started = t0;
 	/* Runnable all the time: cond_resched() but never sleep. */
-	while (ktime_get_ns() - t0 < hw->spin_ns)
+	while (ktime_get_ns() - t0 < hw->spin_ns) {
+		if (hw->rcu_qs) {
+			/* its caller must keep interrupts off */
+			local_irq_disable();
+			rcu_momentary_eqs();
+			local_irq_enable();
+		}
 		cond_resched();
+	}
 	hw->burned = ktime_get_ns() - t0;
 	/* sum_exec_runtime is brought up to date when the task is scheduled */
 	schedule();
@@ -94,9 +111,11 @@ static void short_fn(struct work_struct *work)
 	container_of(work, struct hog_work, work)->started = ktime_get_ns();
 }
 
-static int do_starve(struct workqueue_struct *wq, int cpu, unsigned int ms)
+static int do_starve(struct workqueue_struct *wq, int cpu, unsigned int ms,
+		     bool rcu_qs)
 {
-	struct hog_work spinner = { .spin_ns = (u64)ms * NSEC_PER_MSEC };
+	struct hog_work spinner = { .spin_ns = (u64)ms * NSEC_PER_MSEC,
+				    .rcu_qs = rcu_qs };
 	struct hog_work shorty = {};
 	u64 queued;
 
@@ -178,12 +197,15 @@ static int ctl_run(const char *cmd, int n, unsigned int a, unsigned int b,
 	if (n < 2 || b > 10000 || (n == 3 && strcmp(cmd, "burn")))
 		return -EINVAL;
 	if ((!strcmp(cmd, "starve") || !strcmp(cmd, "starve_intensive") ||
-	     !strcmp(cmd, "report")) && (a >= nr_cpu_ids || !cpu_online(a)))
+	     !strcmp(cmd, "starve_rcuqs") || !strcmp(cmd, "report")) &&
+	    (a >= nr_cpu_ids || !cpu_online(a)))
 		return -EINVAL;
 	if (!strcmp(cmd, "starve"))
-		return do_starve(wq_hog, a, b);
+		return do_starve(wq_hog, a, b, false);
+	if (!strcmp(cmd, "starve_rcuqs"))
+		return do_starve(wq_hog, a, b, true);
 	if (!strcmp(cmd, "starve_intensive"))
-		return do_starve(wq_itsv, a, b);
+		return do_starve(wq_itsv, a, b, false);
 	if (!strcmp(cmd, "burn") && a > 0 && a <= 4096)
 		return do_burn(a, b, c);
 	if (!strcmp(cmd, "report"))

@@ -4,12 +4,17 @@
 #  1. Control on housekeeping CPU 1 (it has its tick), default threshold:
 #     a 300 ms spinner is detected, the short item behind it starts early.
 #  2. On nohz_full CPU 3, with the threshold at 300 ms: a per-cpu work item
-#     spins 4 s there, alone, so the CPU's tick stops (it keeps running
-#     for a few dozen ms after the kworker starts, which is why the
-#     threshold is raised past that: the local tick must not be what
-#     notices the hog). A short item queued behind it on the same CPU and
-#     workqueue must start while the spinner still spins, and wq61_hog's
-#     CPUitsv must count the spinner.
+#     spins 4 s there, alone, so the CPU's tick stops. It keeps running for
+#     a few dozen ms after the kworker starts, which is why the threshold
+#     is raised past that; and the spinner tells RCU it passed a quiescent
+#     state on every round (wq61_hog's starve_rcuqs), else RCU turns the
+#     tick back on whenever a grace period waits for the CPU, ~300 ms in
+#     (tick_stop trace events, dependency=RCU: without the remote check the
+#     local tick then caught the hog at 340 ms). The local tick must not be
+#     what notices the hog. A short item queued behind it on the same CPU
+#     and workqueue
+#     must start while the spinner still spins, and wq61_hog's CPUitsv must
+#     count the spinner.
 # Local timer interrupts (/proc/interrupts LOC) are counted during both
 # spins: CPU 3's tick rate must be a small fraction of CPU 1's, or the
 # boot did not give a tickless CPU and the test would prove nothing.
@@ -34,7 +39,7 @@ itsv1=$(wq_stat wq61_hog cpu_intensive) || fail "wq_monitor.py failed"
 [ "$itsv1" -gt "$itsv0" ] || fail "CPU 1: the spinner was not counted as CPU intensive"
 
 set_attr "$THRESH" 300000
-a=$(loc 3); r=$(hog starve 3 4000); b=$(loc 3)
+a=$(loc 3); r=$(hog starve_rcuqs 3 4000); b=$(loc 3)
 loc3=$((b - a))
 echo "nohz_full_cpu3: $r loc=$loc3"
 itsv2=$(wq_stat wq61_hog cpu_intensive) || fail "wq_monitor.py failed"
