@@ -7,8 +7,9 @@
 #
 # Without the fallback: naive b5.
 #
-# Expected: passes on patched and mainline; on baseline (stock 6.1, no
-# fallback) reported as it comes out.
+# Expected: passes on patched and mainline; FAILS on baseline: stock
+# Debian 6.1.192 boots with an empty global unbound cpumask ("0", measured
+# 2026-12-06), the bug mainline fixed in 6.7.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 dir=$WQ61_RESDIR/empty-unbound-mask
 "$top/scripts/vm.py" -q -f "$WQ61_FLAVOUR" -p small -a "nohz_full=1-3 isolcpus=0,2-3" -r "$dir" \
