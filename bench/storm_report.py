@@ -18,20 +18,46 @@ METRICS = [
     ('workers', 'distinct kworkers that ran storm items'),
     ('kworkers_new', 'kworkers that exist after the storm, not before'),
     ('drain_ms', 'first queueing to last completion (ms, TCG: noisy)'),
+    ('first_drained_ms', 'first queueing to the end of the first CPU backlog to drain (ms, TCG: noisy)'),
+    ('item_us', 'an item from its start to its end, mean (us, TCG: noisy)'),
     ('probe_wait_ms', 'a short item queued on the first CPU: wait (ms, TCG: noisy)'),
 ]
+
+
+def drain_ratios(cfg, vals, runs, flavours):
+    """Drain time of each kernel over the first one's, and wq61's over its
+    own control run in the same boot."""
+    def med(flv):
+        v = vals.get((cfg, 'drain_ms', flv))
+        return statistics.median(v) if v else None
+    base = med(flavours[0])
+    parts = []
+    for flv in flavours[1:]:
+        m = med(flv)
+        if m is not None and base and not flv.endswith('-off'):
+            parts.append(f'{flv}/{flavours[0]} {m / base:.2f}')
+    paired = [v / runs[(cfg, 'drain_ms', 'patched-off', run)]
+              for (c, metric, flv, run), v in runs.items()
+              if (c, metric, flv) == (cfg, 'drain_ms', 'patched')
+              and runs.get((cfg, 'drain_ms', 'patched-off', run))]
+    if paired:
+        parts.append(f'patched/patched-off run by run {statistics.median(paired):.2f} '
+                     f'({min(paired):.2f}..{max(paired):.2f}, {len(paired)} pairs)')
+    return ['Drain time, ratio of the medians: ' + '; '.join(parts) + '.'] if parts else []
 
 
 def main():
     src, outdir, flavours, how = sys.argv[1:5]
     flavours = flavours.split()
     vals = {}
+    runs = {}
     with open(src) as f:
         for row in csv.reader(f):
             if len(row) != 5:
                 sys.exit(f'storm_report: bad row {row}')
-            cfg, metric, flv, _run, value = row
+            cfg, metric, flv, run, value = row
             vals.setdefault((cfg, metric, flv), []).append(float(value))
+            runs[(cfg, metric, flv, run)] = float(value)
     shutil.copy(src, f'{outdir}/storm.csv')
     configs = sorted({k[0] for k in vals}, key=lambda c: c.split(':'))
     out = ['# Kworker storm (issue 24)', '',
@@ -40,7 +66,10 @@ def main():
            'workqueue, each taking one shared spinlock 20 times for HOLD_US '
            'with `cond_resched()` between, never sleeping; then a short '
            'item on the first CPU of another per-cpu workqueue. Medians '
-           'over the runs, min..max in brackets.', '']
+           'over the runs, min..max in brackets. `patched-off`: the same '
+           'boots of `patched` with `workqueue.cpu_intensive_thresh_us` '
+           'set to 0 for the run (detection off: 6.1\'s concurrency '
+           'management), before or after the `patched` run in turn.', '']
     for cfg in configs:
         out += [f'## {cfg}', '',
                 '| metric | ' + ' | '.join(flavours) + ' |',
@@ -54,7 +83,7 @@ def main():
                     continue
                 cells.append(f'{statistics.median(v):g} ({min(v):g}..{max(v):g})')
             out.append(f'| {what} | ' + ' | '.join(cells) + ' |')
-        out.append('')
+        out += [''] + drain_ratios(cfg, vals, runs, flavours) + ['']
     with open(f'{outdir}/storm.md', 'w') as f:
         f.write('\n'.join(out))
 

@@ -1,7 +1,10 @@
 #!/bin/bash
 # make bench-storm: the kworker storm of issue 24 (bench/storm-in-guest.sh,
 # module wq61_storm) on baseline, patched and mainline, one guest at a time
-# on preset big; bench/results/storm.{csv,md}.
+# on preset big; bench/results/storm.{csv,md}. On patched every run is
+# repeated with the detection off, as a control in the same boot
+# ("patched-off").
+#   WQ61_STORM_BOOTS (default 3) boots per flavour, the order rotating;
 #   WQ61_STORM_RUNS (default 2) runs of each configuration per boot.
 . "$(dirname "$0")/common.sh"
 read -r -a flavours <<< "${WQ61_BENCH_FLAVOURS:-baseline patched mainline}"
@@ -12,15 +15,27 @@ for f in "${flavours[@]}"; do
 done
 work=$WQ61_CACHE/bench-storm
 rm -rf "$work"; mkdir -p "$work"
+boots=${WQ61_STORM_BOOTS:-3}
+nf=${#flavours[@]}
+for ((k = 0; k < boots; k++)); do
+	for ((j = 0; j < nf; j++)); do
+		f=${flavours[(j + k) % nf]} d=$work/$k-${flavours[(j + k) % nf]}
+		log "kworker storm $((k + 1))/$boots: $f (big)"
+		rc=0
+		"$WQ61_TOP/scripts/vm.py" -q -f "$f" -p big -t 2400 -r "$d" \
+			-- "$WQ61_TOP/bench/storm-in-guest.sh" > "$d.log" 2>&1 || rc=$?
+		[ $rc = 0 ] || { cat "$d.log"; die "storm boot ($f) failed (rc $rc): $d"; }
+		# runs numbered BOOT.RUN, so that report pairs a run with its control
+		awk -F, -v k="$k" 'BEGIN { OFS = "," } { $4 = k "." $4; print }' \
+			"$d/storm.csv" >> "$work/storm.csv"
+	done
+done
+columns=()
 for f in "${flavours[@]}"; do
-	log "kworker storm: $f (big)"
-	rc=0
-	"$WQ61_TOP/scripts/vm.py" -q -f "$f" -p big -t 2400 -r "$work/$f" \
-		-- "$WQ61_TOP/bench/storm-in-guest.sh" > "$work/$f.log" 2>&1 || rc=$?
-	[ $rc = 0 ] || { cat "$work/$f.log"; die "storm boot ($f) failed (rc $rc): $work/$f"; }
-	cat "$work/$f/storm.csv" >> "$work/storm.csv"
+	columns+=("$f")
+	[ "$f" = patched ] && columns+=(patched-off)
 done
 series=$(git -C "$WQ61_TOP" describe --always --dirty 2>/dev/null)
 python3 "$WQ61_TOP/bench/storm_report.py" "$work/storm.csv" "$WQ61_TOP/bench/results" \
-	"${flavours[*]}" "preset big, one boot per flavour, one guest at a time; series $series"
+	"${columns[*]}" "preset big, $boots boots per flavour (order rotating), one guest at a time; series $series"
 log "bench-storm done: bench/results/storm.md"

@@ -16,9 +16,11 @@
  *                              queued on the first CPU of "wq61_storm_probe".
  *
  * Result: "items=N cpus=C peak_running=P peak_cpu=Q workers=W drain_ms=D
- * probe_wait_ms=X": P the most storm items inside their function at once,
- * Q the most at once on one CPU, W the distinct kworkers that ran them, D
- * the time from the first queueing to the last completion, X the time the
+ * first_drained_ms=F item_us=I probe_wait_ms=X": P the most storm items
+ * inside their function at once, Q the most at once on one CPU, W the
+ * distinct kworkers that ran them, D the time from the first queueing to
+ * the last completion, F to the completion of the first CPU's whole
+ * backlog, I the mean time from an item's start to its end, X the time the
  * short item waited from queueing to starting. Outcomes are counts; the
  * times are reported, never judged here.
  */
@@ -53,6 +55,8 @@ struct storm_work {
 	struct work_struct work;
 	unsigned int hold_us;
 	pid_t pid;			/* the kworker that ran it */
+	unsigned int slot;		/* which of the storm's CPUs */
+	u64 started, ended;		/* when it ran */
 	atomic_t *remaining;
 	struct completion *done;
 	u64 *last_done;
@@ -79,6 +83,7 @@ static void storm_fn(struct work_struct *work)
 	int i;
 
 	sw->pid = current->pid;
+	sw->started = ktime_get_ns();
 	note_peak(&peak_running, atomic_inc_return(&running));
 	/* a per-cpu workqueue's item stays on its CPU */
 	note_peak(&peak_cpu, atomic_inc_return(here));
@@ -92,6 +97,7 @@ static void storm_fn(struct work_struct *work)
 
 	atomic_dec(here);
 	atomic_dec(&running);
+	sw->ended = ktime_get_ns();
 	if (atomic_dec_and_test(sw->remaining)) {
 		*sw->last_done = ktime_get_ns();
 		complete(sw->done);
@@ -118,15 +124,18 @@ static int do_storm(unsigned int ncpus, unsigned int items,
 	atomic_t remaining = ATOMIC_INIT(n);
 	struct probe_work probe = {};
 	struct storm_work *sws;
-	u64 t0, last_done = 0, queued;
+	u64 t0, last_done = 0, queued, first_drained = U64_MAX, ran = 0;
+	u64 *drained;
 	pid_t *pids;
 	int cpu, first = -1;
 
 	sws = kcalloc(n, sizeof(*sws), GFP_KERNEL);
 	pids = kcalloc(n, sizeof(*pids), GFP_KERNEL);
-	if (!sws || !pids) {
+	drained = kcalloc(ncpus, sizeof(*drained), GFP_KERNEL);
+	if (!sws || !pids || !drained) {
 		kfree(sws);
 		kfree(pids);
+		kfree(drained);
 		return -ENOMEM;
 	}
 	atomic_set(&running, 0);
@@ -150,6 +159,7 @@ static int do_storm(unsigned int ncpus, unsigned int items,
 				first = cpu;
 			sw = &sws[k * ncpus + i++];
 			sw->hold_us = hold_us;
+			sw->slot = i - 1;
 			sw->remaining = &remaining;
 			sw->done = &done;
 			sw->last_done = &last_done;
@@ -166,20 +176,28 @@ static int do_storm(unsigned int ncpus, unsigned int items,
 	flush_workqueue(wq_storm);
 	destroy_work_on_stack(&probe.work);
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		pids[i] = sws[i].pid;
+		drained[sws[i].slot] = max(drained[sws[i].slot], sws[i].ended);
+		ran += sws[i].ended - sws[i].started;
+	}
+	for (i = 0; i < ncpus; i++)
+		first_drained = min(first_drained, drained[i]);
 	sort(pids, n, sizeof(*pids), cmp_pid, NULL);
 	for (i = 0; i < n; i++)
 		if (!i || pids[i] != pids[i - 1])
 			workers++;
 
 	snprintf(result, sizeof(result),
-		 "items=%u cpus=%u peak_running=%d peak_cpu=%d workers=%u drain_ms=%llu probe_wait_ms=%llu\n",
+		 "items=%u cpus=%u peak_running=%d peak_cpu=%d workers=%u drain_ms=%llu first_drained_ms=%llu item_us=%llu probe_wait_ms=%llu\n",
 		 n, ncpus, atomic_read(&peak_running), atomic_read(&peak_cpu),
 		 workers, div_u64(last_done - t0, NSEC_PER_MSEC),
+		 div_u64(first_drained - t0, NSEC_PER_MSEC),
+		 div_u64(ran, n * NSEC_PER_USEC),
 		 div_u64(probe.started - queued, NSEC_PER_MSEC));
 	kfree(sws);
 	kfree(pids);
+	kfree(drained);
 	return 0;
 }
 
