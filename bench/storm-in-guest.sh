@@ -30,10 +30,10 @@ storm() {
 	done
 	echo "${cfg// /:},kworkers_new,$label,$r,$new" >> "$csv"
 }
-# On wq61, each run is repeated with the detection off (threshold 0, which
-# leaves per-cpu work under 6.1's concurrency management): a control in the
-# same boot, as boots of a 16-vCPU TCG guest on 2 host cores differ more
-# from each other than the kernels do.
+# On wq61 and mainline, each run is repeated with the detection off
+# (threshold 0 there, which leaves per-cpu work under 6.1's concurrency
+# management): a control in the same boot, as boots of a 16-vCPU TCG guest
+# on 2 host cores differ more from each other than the kernels do.
 thresh=/sys/module/workqueue/parameters/cpu_intensive_thresh_us
 storm_off() { # CFG RUN: the run with the detection off
 	local dfl
@@ -43,10 +43,10 @@ storm_off() { # CFG RUN: the run with the detection off
 	echo "$dfl" > $thresh || fail "cannot restore $thresh"
 }
 control=0
-[ "$WQ61_FLAVOUR" = patched ] && control=1
+case $WQ61_FLAVOUR in patched|mainline) control=1;; esac
 for cfg in "$ncpu 16 100" "4 32 100"; do
 	for ((r = 0; r < runs; r++)); do
-		# on wq61 the two alternate which goes first
+		# the two alternate which goes first
 		if [ $control = 1 ] && [ $((r % 2)) = 1 ]; then storm_off "$cfg" "$r"; fi
 		storm "$cfg" "$WQ61_FLAVOUR" "$r"
 		if [ $control = 1 ] && [ $((r % 2)) = 0 ]; then storm_off "$cfg" "$r"; fi

@@ -25,8 +25,8 @@ METRICS = [
 
 
 def drain_ratios(cfg, vals, runs, flavours):
-    """Drain time of each kernel over the first one's, and wq61's over its
-    own control run in the same boot."""
+    """Drain time of each kernel over the first one's, and of a kernel
+    over its own control run (detection off) in the same boot."""
     def med(flv):
         v = vals.get((cfg, 'drain_ms', flv))
         return statistics.median(v) if v else None
@@ -36,13 +36,17 @@ def drain_ratios(cfg, vals, runs, flavours):
         m = med(flv)
         if m is not None and base and not flv.endswith('-off'):
             parts.append(f'{flv}/{flavours[0]} {m / base:.2f}')
-    paired = [v / runs[(cfg, 'drain_ms', 'patched-off', run)]
-              for (c, metric, flv, run), v in runs.items()
-              if (c, metric, flv) == (cfg, 'drain_ms', 'patched')
-              and runs.get((cfg, 'drain_ms', 'patched-off', run))]
-    if paired:
-        parts.append(f'patched/patched-off run by run {statistics.median(paired):.2f} '
-                     f'({min(paired):.2f}..{max(paired):.2f}, {len(paired)} pairs)')
+    for flv in flavours:
+        off = f'{flv}-off'
+        if off not in flavours:
+            continue
+        paired = [v / runs[(cfg, 'drain_ms', off, run)]
+                  for (c, metric, f, run), v in runs.items()
+                  if (c, metric, f) == (cfg, 'drain_ms', flv)
+                  and runs.get((cfg, 'drain_ms', off, run))]
+        if paired:
+            parts.append(f'{flv}/{off} run by run {statistics.median(paired):.2f} '
+                         f'({min(paired):.2f}..{max(paired):.2f}, {len(paired)} pairs)')
     return ['Drain time, ratio of the medians: ' + '; '.join(parts) + '.'] if parts else []
 
 
@@ -66,10 +70,11 @@ def main():
            'workqueue, each taking one shared spinlock 20 times for HOLD_US '
            'with `cond_resched()` between, never sleeping; then a short '
            'item on the first CPU of another per-cpu workqueue. Medians '
-           'over the runs, min..max in brackets. `patched-off`: the same '
-           'boots of `patched` with `workqueue.cpu_intensive_thresh_us` '
-           'set to 0 for the run (detection off: 6.1\'s concurrency '
-           'management), before or after the `patched` run in turn.', '']
+           'over the runs, min..max in brackets. `patched-off`, '
+           '`mainline-off`: the same boots with '
+           '`workqueue.cpu_intensive_thresh_us` set to 0 for the run '
+           '(detection off: 6.1\'s concurrency management), before or '
+           'after the run with it on, in turn.', '']
     for cfg in configs:
         out += [f'## {cfg}', '',
                 '| metric | ' + ' | '.join(flavours) + ' |',

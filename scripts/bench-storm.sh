@@ -1,9 +1,9 @@
 #!/bin/bash
 # make bench-storm: the kworker storm of issue 24 (bench/storm-in-guest.sh,
 # module wq61_storm) on baseline, patched and mainline, one guest at a time
-# on preset big; bench/results/storm.{csv,md}. On patched every run is
-# repeated with the detection off, as a control in the same boot
-# ("patched-off").
+# on preset big; bench/results/storm.{csv,md}. On patched and mainline
+# every run is repeated with the detection off, as a control in the same
+# boot ("patched-off", "mainline-off").
 #   WQ61_STORM_BOOTS (default 3) boots per flavour, the order rotating;
 #   WQ61_STORM_RUNS (default 2) runs of each configuration per boot.
 . "$(dirname "$0")/common.sh"
@@ -33,7 +33,7 @@ done
 columns=()
 for f in "${flavours[@]}"; do
 	columns+=("$f")
-	[ "$f" = patched ] && columns+=(patched-off)
+	case $f in patched|mainline) columns+=("$f-off");; esac
 done
 series=$(git -C "$WQ61_TOP" describe --always --dirty 2>/dev/null)
 python3 "$WQ61_TOP/bench/storm_report.py" "$work/storm.csv" "$WQ61_TOP/bench/results" \
