@@ -68,7 +68,8 @@ check-naive: deps
 check-series: deps
 	@$(S)/check-series.sh
 
-## make bench    baseline, patched, mainline: wall clock and instruction counts; bench/results/
+## make bench    baseline, patched, mainline: wall clock and instruction counts, affinity
+##                  scopes, the kworker storm; bench/results/
 bench: deps
 	@$(S)/bench.sh
 

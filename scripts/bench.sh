@@ -4,13 +4,15 @@
 # bench/run-in-guest.sh in each, then write
 # bench/results/{raw.csv,summary.json,results.md,*.png}; then the affinity
 # scopes benchmark (bench/affinity-in-guest.sh, preset big) into
-# bench/results/affinity.{md,json,csv} and plot-affinity.png.
+# bench/results/affinity.{md,json,csv} and plot-affinity.png; then the
+# kworker storm (scripts/bench-storm.sh) into bench/results/storm.md.
 #   WQ61_BENCH_MODE side or alternate (default: side for two flavours,
 #   alternate for more);
 #   WQ61_BENCH_PAIRS (default 4) sets of boots, one per flavour;
 #   WQ61_BENCH_FLAVOURS (default "baseline patched mainline");
 #   WQ61_BENCH_PRESET (default small: 4 vCPUs on 2 host cores is less noisy
-#   under TCG than 16; the starvation and loop benchmarks use CPU 1).
+#   under TCG than 16; the starvation and loop benchmarks use CPU 1);
+#   WQ61_STORM_BOOTS, WQ61_STORM_RUNS: see scripts/bench-storm.sh.
 . "$(dirname "$0")/common.sh"
 pairs=${WQ61_BENCH_PAIRS:-4}
 preset=${WQ61_BENCH_PRESET:-small}
@@ -134,4 +136,9 @@ cat "$work"/[0-9]*/bench.csv "$work"/icount-*/bench.csv > "$work/raw.csv" 2>/dev
 [ -s "$work/raw.csv" ] &&
 	python3 "$WQ61_TOP/bench/report.py" "$work/raw.csv" "$WQ61_TOP/bench/results" \
 		"${flavours[*]}" "wall clock: preset $preset, $pairs sets ($how); instruction counts: preset bench1, $icount_boots boots per flavour; series $series"
-log "bench done: bench/results/results.md, bench/results/affinity.md"
+# The kworker storm (issue 24) with the same flavours: bench-storm.sh;
+# WQ61_STORM_BOOTS=0 skips it and keeps its last report.
+if [ "${WQ61_STORM_BOOTS:-3}" != 0 ]; then
+	WQ61_BENCH_FLAVOURS="${flavours[*]}" "$WQ61_TOP/scripts/bench-storm.sh"
+fi
+log "bench done: bench/results/results.md, bench/results/affinity.md, bench/results/storm.md"
