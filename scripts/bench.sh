@@ -128,11 +128,11 @@ for ((k = 0; k < affinity_boots; k++)); do
 done
 # A part run 0 times (WQ61_BENCH_PAIRS=0 ...) keeps its previous report.
 series=$(git -C "$WQ61_TOP" describe --always --dirty 2>/dev/null)
-cat "$work"/affinity-*/affinity.csv > "$work/affinity.csv" 2>/dev/null
+cat "$work"/affinity-*/affinity.csv > "$work/affinity.csv" 2>/dev/null || true
 [ -s "$work/affinity.csv" ] &&
 	python3 "$WQ61_TOP/bench/affinity_report.py" "$work/affinity.csv" "$WQ61_TOP/bench/results" \
 		"${flavours[*]}" "preset big, $affinity_boots boot(s) per flavour, one guest at a time; series $series"
-cat "$work"/[0-9]*/bench.csv "$work"/icount-*/bench.csv > "$work/raw.csv" 2>/dev/null
+cat "$work"/[0-9]*/bench.csv "$work"/icount-*/bench.csv > "$work/raw.csv" 2>/dev/null || true
 [ -s "$work/raw.csv" ] &&
 	python3 "$WQ61_TOP/bench/report.py" "$work/raw.csv" "$WQ61_TOP/bench/results" \
 		"${flavours[*]}" "wall clock: preset $preset, $pairs sets ($how); instruction counts: preset bench1, $icount_boots boots per flavour; series $series"
