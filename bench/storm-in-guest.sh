@@ -52,4 +52,3 @@ for cfg in "$ncpu 16 100" "4 32 100"; do
 		if [ $control = 1 ] && [ $((r % 2)) = 0 ]; then storm_off "$cfg" "$r"; fi
 	done
 done
-exit 0

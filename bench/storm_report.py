@@ -53,15 +53,16 @@ def drain_ratios(cfg, vals, runs, flavours):
 def main():
     src, outdir, flavours, how = sys.argv[1:5]
     flavours = flavours.split()
-    vals = {}
     runs = {}
     with open(src) as f:
         for row in csv.reader(f):
             if len(row) != 5:
                 sys.exit(f'storm_report: bad row {row}')
             cfg, metric, flv, run, value = row
-            vals.setdefault((cfg, metric, flv), []).append(float(value))
             runs[(cfg, metric, flv, run)] = float(value)
+    vals = {}
+    for (cfg, metric, flv, _run), value in runs.items():
+        vals.setdefault((cfg, metric, flv), []).append(value)
     shutil.copy(src, f'{outdir}/storm.csv')
     configs = sorted({k[0] for k in vals}, key=lambda c: c.split(':'))
     out = ['# Kworker storm (issue 24)', '',

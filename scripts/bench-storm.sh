@@ -4,9 +4,12 @@
 # on preset big; bench/results/storm.{csv,md}. On patched and mainline
 # every run is repeated with the detection off, as a control in the same
 # boot ("patched-off", "mainline-off").
-#   WQ61_STORM_BOOTS (default 3) boots per flavour, the order rotating;
+#   WQ61_STORM_BOOTS (default 3) boots per flavour, the order rotating
+#   (0: nothing run, the last report kept);
 #   WQ61_STORM_RUNS (default 2) runs of each configuration per boot.
 . "$(dirname "$0")/common.sh"
+boots=${WQ61_STORM_BOOTS:-3}
+[ "$boots" != 0 ] || { log "bench-storm: WQ61_STORM_BOOTS=0, bench/results/storm.md kept"; exit 0; }
 read -r -a flavours <<< "${WQ61_BENCH_FLAVOURS:-baseline patched mainline}"
 for f in "${flavours[@]}"; do
 	check_flavour "$f"
@@ -15,11 +18,10 @@ for f in "${flavours[@]}"; do
 done
 work=$WQ61_CACHE/bench-storm
 rm -rf "$work"; mkdir -p "$work"
-boots=${WQ61_STORM_BOOTS:-3}
 nf=${#flavours[@]}
 for ((k = 0; k < boots; k++)); do
 	for ((j = 0; j < nf; j++)); do
-		f=${flavours[(j + k) % nf]} d=$work/$k-${flavours[(j + k) % nf]}
+		f=${flavours[(j + k) % nf]} d=$work/$k-$f
 		log "kworker storm $((k + 1))/$boots: $f (big)"
 		rc=0
 		"$WQ61_TOP/scripts/vm.py" -q -f "$f" -p big -t 2400 -r "$d" \

@@ -136,9 +136,7 @@ cat "$work"/[0-9]*/bench.csv "$work"/icount-*/bench.csv > "$work/raw.csv" 2>/dev
 [ -s "$work/raw.csv" ] &&
 	python3 "$WQ61_TOP/bench/report.py" "$work/raw.csv" "$WQ61_TOP/bench/results" \
 		"${flavours[*]}" "wall clock: preset $preset, $pairs sets ($how); instruction counts: preset bench1, $icount_boots boots per flavour; series $series"
-# The kworker storm (issue 24) with the same flavours: bench-storm.sh;
-# WQ61_STORM_BOOTS=0 skips it and keeps its last report.
-if [ "${WQ61_STORM_BOOTS:-3}" != 0 ]; then
-	WQ61_BENCH_FLAVOURS="${flavours[*]}" "$WQ61_TOP/scripts/bench-storm.sh"
-fi
+# The kworker storm (issue 24) with the same flavours (WQ61_STORM_BOOTS=0
+# skips it and keeps its last report).
+WQ61_BENCH_FLAVOURS="${flavours[*]}" "$WQ61_TOP/scripts/bench-storm.sh"
 log "bench done: bench/results/results.md, bench/results/affinity.md, bench/results/storm.md"

@@ -55,11 +55,9 @@ struct storm_work {
 	struct work_struct work;
 	unsigned int hold_us;
 	pid_t pid;			/* the kworker that ran it */
-	unsigned int slot;		/* which of the storm's CPUs */
 	u64 started, ended;		/* when it ran */
 	atomic_t *remaining;
 	struct completion *done;
-	u64 *last_done;
 };
 
 struct probe_work {
@@ -98,10 +96,8 @@ static void storm_fn(struct work_struct *work)
 	atomic_dec(here);
 	atomic_dec(&running);
 	sw->ended = ktime_get_ns();
-	if (atomic_dec_and_test(sw->remaining)) {
-		*sw->last_done = ktime_get_ns();
+	if (atomic_dec_and_test(sw->remaining))
 		complete(sw->done);
-	}
 }
 
 static void probe_fn(struct work_struct *work)
@@ -124,8 +120,8 @@ static int do_storm(unsigned int ncpus, unsigned int items,
 	atomic_t remaining = ATOMIC_INIT(n);
 	struct probe_work probe = {};
 	struct storm_work *sws;
-	u64 t0, last_done = 0, queued, first_drained = U64_MAX, ran = 0;
-	u64 *drained;
+	u64 t0, queued, last_done = 0, first_drained = U64_MAX, ran = 0;
+	u64 *drained;		/* per storm CPU: its last item's end */
 	pid_t *pids;
 	int cpu, first = -1;
 
@@ -159,10 +155,8 @@ static int do_storm(unsigned int ncpus, unsigned int items,
 				first = cpu;
 			sw = &sws[k * ncpus + i++];
 			sw->hold_us = hold_us;
-			sw->slot = i - 1;
 			sw->remaining = &remaining;
 			sw->done = &done;
-			sw->last_done = &last_done;
 			INIT_WORK(&sw->work, storm_fn);
 			queue_work_on(cpu, wq_storm, &sw->work);
 		}
@@ -176,13 +170,16 @@ static int do_storm(unsigned int ncpus, unsigned int items,
 	flush_workqueue(wq_storm);
 	destroy_work_on_stack(&probe.work);
 
+	/* item k of the storm's CPU c is sws[k * ncpus + c] */
 	for (i = 0; i < n; i++) {
 		pids[i] = sws[i].pid;
-		drained[sws[i].slot] = max(drained[sws[i].slot], sws[i].ended);
+		drained[i % ncpus] = max(drained[i % ncpus], sws[i].ended);
 		ran += sws[i].ended - sws[i].started;
 	}
-	for (i = 0; i < ncpus; i++)
+	for (i = 0; i < ncpus; i++) {
 		first_drained = min(first_drained, drained[i]);
+		last_done = max(last_done, drained[i]);
+	}
 	sort(pids, n, sizeof(*pids), cmp_pid, NULL);
 	for (i = 0; i < n; i++)
 		if (!i || pids[i] != pids[i - 1])
