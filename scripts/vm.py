@@ -9,6 +9,8 @@
     -b, --boot-timeout S  userspace must be up within S seconds (default 150)
     -e, --env K=V         export K=V in the guest (repeatable)
     -r, --run-dir DIR     where console.log, output, dmesg, rc, verdict go
+    -k, --kernel FILE     boot FILE, not the flavour's build (make check-deb)
+    -I, --initrd FILE     with this initramfs
     -i, --interactive     a shell on the console instead of COMMAND
     -q, --quiet           do not echo the console
 
@@ -34,9 +36,11 @@ $WQ61_BOOT_TRIES (default 1) boots are tried; each lost boot is a line in
 RUN-DIR/boots and its console is kept as console.log.lost-N.
 
 QEMU is $WQ61_QEMU (default qemu-system-x86_64); the host tests substitute
-a fake one. It is stopped by PID; no process outlives the runner.
+a fake one. It is stopped by PID, and killed by the kernel if the runner
+dies first (PR_SET_PDEATHSIG): no process outlives the runner.
 """
 import argparse
+import ctypes
 import os
 import re
 import shlex
@@ -61,6 +65,19 @@ def log(msg):
 def die(msg):
     print('[wq61] error: %s' % msg, file=sys.stderr)
     sys.exit(2)
+
+
+_LIBC = ctypes.CDLL(None, use_errno=True)
+PR_SET_PDEATHSIG = 1
+
+
+def die_with_runner(runner=os.getpid()):
+    """Run in QEMU's process before exec: the kernel kills it when the
+    runner dies, however it dies (a SIGKILL leaves the runner no chance to
+    stop QEMU itself, and a lone TCG guest would spin on for its timeout)."""
+    _LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != runner:      # the runner died before prctl
+        os._exit(1)
 
 
 class Interrupted(Exception):
@@ -137,7 +154,8 @@ class Guest:
         # Own session: a Ctrl-C on the terminal reaches the runner, which
         # then stops QEMU itself.
         self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                     stderr=qlog, start_new_session=True)
+                                     stderr=qlog, start_new_session=True,
+                                     preexec_fn=die_with_runner)
         qlog.close()
         self.reader = threading.Thread(target=self._pump, daemon=True)
         self.reader.start()
@@ -223,7 +241,7 @@ class Guest:
         self.console.close()
 
 
-def boot_once(argv, args, try_no, deadline):
+def boot_once(argv, args, deadline):
     """Boot one guest and watch it. Returns (None, None) when the guest
     ended by itself, or ('boot'|'run', why) when the runner gave it up."""
     guest = Guest(argv, args.run_dir, args.quiet)
@@ -269,9 +287,17 @@ def boot_once(argv, args, try_no, deadline):
 
 def qemu_argv(args, preset):
     cpu, smp, mem, numa, _ = preset
-    kernel = os.path.join(CACHE, 'src-' + args.flavour, '.build', 'arch/x86/boot/bzImage')
+    kernel = args.kernel or os.path.join(CACHE, 'src-' + args.flavour, '.build',
+                                         'arch/x86/boot/bzImage')
+    if args.kernel and not os.path.isfile(kernel):
+        die('no kernel at %s' % kernel)
     if not os.path.isfile(kernel) and 'WQ61_QEMU' not in os.environ:
         die('no %s kernel at %s: run scripts/build.sh %s' % (args.flavour, kernel, args.flavour))
+    initrd = []
+    if args.initrd:
+        if not os.path.isfile(args.initrd):
+            die('no initramfs at %s' % args.initrd)
+        initrd = ['-initrd', args.initrd]
     accel = 'kvm' if os.environ.get('WQ61_KVM') == '1' else 'tcg'
     # unknown_nmi_panic: a stalled guest gets an NMI from the boot watchdog
     # and dies with a backtrace on the console, which says where it was.
@@ -285,7 +311,7 @@ def qemu_argv(args, preset):
                'init=%s/scripts/guest-init.sh %s' % (TOP, ' '.join(args.append))).strip()
     return [os.environ.get('WQ61_QEMU', 'qemu-system-x86_64'),
             '-machine', 'q35,accel=' + accel, '-cpu', cpu, '-smp', smp, '-m', mem] + numa + [
-            '-kernel', kernel, '-append', cmdline,
+            '-kernel', kernel] + initrd + ['-append', cmdline,
             '-display', 'none', '-no-reboot', '-vga', 'none', '-nic', 'none',
             '-monitor', 'unix:%s/monitor.sock,server=on,wait=off' % args.run_dir,
             '-fsdev', 'local,id=root,path=/,readonly=on,security_model=none,multidevs=remap',
@@ -318,6 +344,8 @@ def main():
     p.add_argument('-b', '--boot-timeout', type=int, default=150)
     p.add_argument('-e', '--env', action='append', default=[])
     p.add_argument('-r', '--run-dir')
+    p.add_argument('-k', '--kernel')
+    p.add_argument('-I', '--initrd')
     p.add_argument('-i', '--interactive', action='store_true')
     p.add_argument('-q', '--quiet', action='store_true')
     p.add_argument('command', nargs=argparse.REMAINDER)
@@ -363,7 +391,8 @@ def main():
     if args.interactive:
         open(os.path.join(args.run_dir, 'interactive'), 'w').close()
         with open(os.path.join(args.run_dir, 'console.log'), 'wb') as con:
-            q = subprocess.Popen(argv + ['-serial', 'mon:stdio'], stdout=subprocess.PIPE)
+            q = subprocess.Popen(argv + ['-serial', 'mon:stdio'], stdout=subprocess.PIPE,
+                                 preexec_fn=die_with_runner)
             for chunk in iter(lambda: q.stdout.read1(65536), b''):
                 con.write(chunk)
                 sys.stdout.buffer.write(chunk)
@@ -377,7 +406,7 @@ def main():
     boots = open(os.path.join(rundir, 'boots'), 'w')
     try:
         for n in range(1, tries + 1):
-            kind, why = boot_once(argv + ['-serial', 'stdio'], args, n, deadline)
+            kind, why = boot_once(argv + ['-serial', 'stdio'], args, deadline)
             if kind is None:
                 boots.write('boot %d: ran\n' % n)
                 break

@@ -61,6 +61,18 @@ else
 	echo "FAIL interrupted: verdict '$(cat "$d/int/verdict")' exit $rc"; cat "$d/int.log"; bad=1
 fi
 
+# A runner killed with SIGKILL cannot stop QEMU itself: the kernel does.
+FAKE_QEMU=hang "$top/scripts/vm.py" -q -p small -r "$d/kill9" -- true >"$d/kill9.log" 2>&1 & r=$!
+for _ in $(seq 100); do grep -q 'wq61-guest: up' "$d/kill9/console.log" 2>/dev/null && break; sleep 0.1; done
+pid=$(cat "$d/kill9/fake-qemu.pid")
+kill -9 $r; wait $r 2>/dev/null
+for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$pid" 2>/dev/null; then
+	echo "FAIL kill -9: fake QEMU $pid outlived the runner"; kill -9 "$pid"; bad=1
+else
+	echo "ok   kill -9: QEMU went with the runner"
+fi
+
 # Every WQ61_* variable reaches the guest, quoted safely; -e too.
 WQ61_ODD="a b 'c' \$(x) \"d\"" FAKE_QEMU="ok 0" "$top/scripts/vm.py" -q -p small -r "$d/env" \
 	-e 'EXTRA=x;y' -- true >/dev/null 2>&1
@@ -76,6 +88,25 @@ if [ $rc = 2 ] && grep -q 'under /tmp, which the guest mounts a tmpfs over' "$d/
 	echo "ok   hidden cache refused"
 else
 	echo "FAIL hidden cache: exit $rc, run dir $(ls -d "$d/hidden" 2>/dev/null)"; cat "$d/hidden.log"; bad=1
+fi
+
+# -k/-I (make check-deb): that kernel and initramfs, whatever the flavour;
+# an initramfs that is not there is refused before QEMU starts.
+touch "$d/vmlinuz" "$d/initrd.img"
+FAKE_QEMU="ok 0" "$top/scripts/vm.py" -q -p small -f deb-lean -r "$d/kimg" -k "$d/vmlinuz" -I "$d/initrd.img" \
+	-- true >"$d/kimg.log" 2>&1 || true
+got=$(grep -A1 -xE -- '-kernel|-initrd' "$d/kimg/fake-qemu.argv" 2>/dev/null | grep -v -- -- | tr '\n' ' ')
+if [ "$got" = "-kernel $d/vmlinuz -initrd $d/initrd.img " ] && [ "$(cat "$d/kimg/verdict")" = passed ]; then
+	echo "ok   -k/-I reach QEMU"
+else
+	echo "FAIL -k/-I: QEMU got '$got', verdict '$(cat "$d/kimg/verdict" 2>/dev/null)'"; cat "$d/kimg.log"; bad=1
+fi
+rc=0; FAKE_QEMU="ok 0" "$top/scripts/vm.py" -q -p small -r "$d/noird" -k "$d/vmlinuz" -I "$d/none.img" \
+	-- true >"$d/noird.log" 2>&1 || rc=$?
+if [ $rc = 2 ] && grep -q "no initramfs at $d/none.img" "$d/noird.log" && [ ! -e "$d/noird/fake-qemu.pid" ]; then
+	echo "ok   missing initramfs refused"
+else
+	echo "FAIL missing initramfs: exit $rc"; cat "$d/noird.log"; bad=1
 fi
 
 # A guest that died mid-suite: the tests that never ran count as failures.

@@ -37,9 +37,12 @@ for i, a in enumerate(args):
 if not rundir:
     sys.exit('fake-qemu: no results share in the arguments')
 ignore_nmi = mode[0] == 'slow-boot'
-# Record the PID, so a test can check that nothing outlives the runner.
+# Record the PID, so a test can check that nothing outlives the runner,
+# and the arguments, so it can check what the runner asked QEMU for.
 with open(os.path.join(rundir, 'fake-qemu.pid'), 'w') as f:
     f.write('%d\n' % os.getpid())
+with open(os.path.join(rundir, 'fake-qemu.argv'), 'w') as f:
+    f.write(''.join(a + '\n' for a in args))
 
 
 def say(text):
