@@ -9,7 +9,7 @@ APPEND ?=
 S := scripts
 
 .PHONY: help deps prepare apply build build-baseline modules run shell check check-sanitizers check-naive \
-	check-baseline check-series bench bench-storm boot-loop torture test export import clean-runs
+	check-baseline check-series deb check-deb bench bench-storm boot-loop torture test export import clean-runs
 
 ## make help     this list
 help:
@@ -67,6 +67,17 @@ check-naive: deps
 ## make check-series  git am + quilt --fuzz=0, checkpatch --strict, bisectable
 check-series: deps
 	@$(S)/check-series.sh
+
+## make deb      Debian packages (bindeb-pkg) of Debian's 6.1 + the series with Debian's
+##                  config, in ~/.cache/wq61/deb-full/; DEB_CONFIG=lean: only the modules
+##                  a QEMU guest needs (deb-lean/)
+deb: deps
+	@DEB_CONFIG=$(or $(DEB_CONFIG),full) $(S)/build-deb.sh
+
+## make check-deb  the packages unpacked (never installed), their kernel booted in QEMU,
+##                  the in-guest suite run on it (DEB_CONFIG=lean by default)
+check-deb: deps
+	@DEB_CONFIG=$(or $(DEB_CONFIG),lean) $(S)/check-deb.sh
 
 ## make bench    baseline, patched, mainline: wall clock and instruction counts, affinity
 ##                  scopes, the kworker storm; bench/results/

@@ -50,35 +50,6 @@ else
 fi
 mkdir -p "$out"
 
-# progress OUT START PID: while make (PID) runs, say how far it got: objects
-# compiled since START and an estimate of the total (the objects an earlier
-# build of any flavour left, i.e. what a build from scratch compiles). A bar on a terminal, a line every 30 s in logs.
-progress() {
-	local out=$1 start=$2 pid=$3 est="" tty=0 every=30 n el t=0
-	[ -t 2 ] && tty=1 every=2
-	est=$(cat "$WQ61_CACHE"/objects-* 2>/dev/null | sort -n | tail -1 || true)
-	while kill -0 "$pid" 2>/dev/null; do
-		sleep 1; t=$((t + 1))
-		[ $((t % every)) -eq 0 ] || continue
-		n=$(find "$out" -name '*.o' -newer "$out/.wq61-build-start" 2>/dev/null | wc -l)
-		el=$(( $(date +%s) - start ))
-		if [ -n "$est" ] && [ "$est" -gt 0 ]; then
-			pct=$(( n * 100 / est )); [ $pct -gt 99 ] && pct=99
-			msg=$(printf '%dm%02ds, %d of ~%d objects (%d%%)' $((el / 60)) $((el % 60)) "$n" "$est" $pct)
-		else
-			msg=$(printf '%dm%02ds, %d objects (no earlier build to estimate from)' $((el / 60)) $((el % 60)) "$n")
-		fi
-		if [ $tty = 1 ]; then
-			bar=$(printf '%*s' $(( ${pct:-0} / 4 )) '' | tr ' ' '#')
-			printf '\r  [%-25s] %s ' "$bar" "$msg" >&2
-		else
-			log "  building: $msg"
-		fi
-	done
-	[ $tty = 1 ] && printf '\n' >&2
-	return 0
-}
-
 # The flavour is part of the release string, so a guest knows what it runs.
 KMAKE=(make -s -C "$src" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" LOCALVERSION=-wq61-$flavour)
 

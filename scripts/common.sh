@@ -25,7 +25,6 @@ WQ61_OUT_patched=$WQ61_SRC_patched/.build
 WQ61_MAINLINE_TARBALL=${WQ61_MAINLINE_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 WQ61_SRC_mainline=$WQ61_CACHE/src-mainline
 WQ61_OUT_mainline=$WQ61_SRC_mainline/.build
-WQ61_RUNS=$WQ61_CACHE/runs
 # Sanitizer flavours: the patched tree (branch wq61) in worktrees of their
 # own, built with config/patched/ plus config/FLAVOUR/ (make check-sanitizers).
 WQ61_SANITIZERS="patched-kasan patched-kcsan"
@@ -104,4 +103,39 @@ scratch_at() {
 	git -C "$1" am --abort >/dev/null 2>&1 || true
 	git -C "$1" checkout -q -f --detach "$2"
 	git -C "$1" clean -q -fdx
+}
+
+# progress OUT START PID [COUNT-FILE]: while make (PID) runs, say how far
+# it got: objects compiled since START and an estimate of the total (what
+# an earlier build from scratch compiled: COUNT-FILE, else the largest of
+# the test kernels' $WQ61_CACHE/objects-*). A bar on a terminal, a line
+# every 30 s in logs.
+progress() {
+	local out=$1 start=$2 pid=$3 est="" tty=0 every=30 n el t=0
+	[ -t 2 ] && tty=1 every=2
+	if [ -n "${4:-}" ]; then
+		est=$(cat "$4" 2>/dev/null || true)
+	else
+		est=$(cat "$WQ61_CACHE"/objects-* 2>/dev/null | sort -n | tail -1 || true)
+	fi
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 1; t=$((t + 1))
+		[ $((t % every)) -eq 0 ] || continue
+		n=$(find "$out" -name '*.o' -newer "$out/.wq61-build-start" 2>/dev/null | wc -l)
+		el=$(( $(date +%s) - start ))
+		if [ -n "$est" ] && [ "$est" -gt 0 ]; then
+			pct=$(( n * 100 / est )); [ $pct -gt 99 ] && pct=99
+			msg=$(printf '%dm%02ds, %d of ~%d objects (%d%%)' $((el / 60)) $((el % 60)) "$n" "$est" $pct)
+		else
+			msg=$(printf '%dm%02ds, %d objects (no earlier build to estimate from)' $((el / 60)) $((el % 60)) "$n")
+		fi
+		if [ $tty = 1 ]; then
+			bar=$(printf '%*s' $(( ${pct:-0} / 4 )) '' | tr ' ' '#')
+			printf '\r  [%-25s] %s ' "$bar" "$msg" >&2
+		else
+			log "  building: $msg"
+		fi
+	done
+	[ $tty = 1 ] && printf '\n' >&2
+	return 0
 }

@@ -7,6 +7,9 @@ pkgs=(linux-source-6.1 linux-config-6.1 build-essential flex bison bc libelf-dev
       gnuplot-nox perl git rsync python3-ply python3-git)
 # The mainline flavour's source only when it is asked for (150 MB).
 [ "${1:-}" = mainline ] && pkgs+=(linux-source-6.12)
+# Debian packages (make deb, make check-deb): bindeb-pkg's tools, pahole
+# for Debian's BTF, a static busybox for the guest's initramfs.
+[ "${1:-}" = deb ] && pkgs+=(dpkg-dev fakeroot dwarves busybox-static xz-utils)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||

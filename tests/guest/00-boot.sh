@@ -5,4 +5,10 @@ want=$(cat "$WQ61_BUILD/include/config/kernel.release")
 got=$(uname -r)
 note "kernel $got ($WQ61_KERNEL_FLAVOUR), preset $WQ61_PRESET, $(uname -v)"
 [ "$got" = "$want" ] || fail "running $got, built $want"
-case "$got" in *-wq61-"$WQ61_KERNEL_FLAVOUR") ;; *) fail "release $got is not a $WQ61_KERNEL_FLAVOUR build";; esac
+# The Debian packages are 6.1.N-wq61 and 6.1.N-wq61-lean (make deb).
+case $WQ61_KERNEL_FLAVOUR in
+deb) want_tail=-wq61;;
+deb-lean) want_tail=-wq61-lean;;
+*) want_tail=-wq61-$WQ61_KERNEL_FLAVOUR;;
+esac
+case "$got" in *"$want_tail") ;; *) fail "release $got is not a $WQ61_KERNEL_FLAVOUR build";; esac

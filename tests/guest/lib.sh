@@ -7,11 +7,12 @@ note() { echo "$*"; }
 # log scan does not count it as a splat (one extended regex per call).
 expect_message() { echo "$1" >> "$WQ61_RESULTS/expected-messages"; }
 mod() { echo "$WQ61_MODULES/$1.ko"; }
-# The sanitizer kernels (patched-kasan, patched-kcsan) are the patched
-# source, the naive ones (make check-naive) claim to be: tests expect of
-# them what they expect of patched.
+# The sanitizer kernels (patched-kasan, patched-kcsan) and the Debian
+# packages (deb, deb-lean: make check-deb) are the patched source, the
+# naive ones (make check-naive) claim to be: tests expect of them what
+# they expect of patched.
 WQ61_KERNEL_FLAVOUR=$WQ61_FLAVOUR
-case $WQ61_FLAVOUR in patched-*|naive*) WQ61_FLAVOUR=patched;; esac
+case $WQ61_FLAVOUR in patched-*|naive*|deb|deb-*) WQ61_FLAVOUR=patched;; esac
 
 # wq61_only WHAT: a test (or part) of something mainline does not have
 # (or does differently on purpose): skipped on the mainline flavour.
