@@ -41,7 +41,7 @@ run: build
 shell: build
 	@$(S)/vm.py -f $(FLAVOUR) -p $(PRESET) -a "$(APPEND)" -i
 
-## make check    build if needed, boot, run every test; "N passed, N failed"
+## make check    build if needed, boot, run every test; "N passed, N failed, N lost, N skipped"
 check:
 	@$(S)/check.sh $(FLAVOUR)
 
@@ -52,7 +52,7 @@ check-baseline:
 ##                  FLAVOUR/PRESET; the run dir it names holds output, console.log, scan.txt
 T ?= *
 test: build
-	@$(S)/vm.py -f $(FLAVOUR) -p $(PRESET) -a "$(APPEND)" -t 3600 -- $(CURDIR)/tests/run-in-guest.sh "'$(T)'"
+	@$(S)/vm.py -f $(FLAVOUR) -p $(PRESET) -a "$(APPEND)" -t 3600 -- $(CURDIR)/tests/run-in-guest.sh "$(T)"
 
 ## make check-sanitizers  patched kernel with KASAN+UBSAN+kmemleak, then KCSAN:
 ##                  whole in-guest suite each; no report may involve workqueue code
@@ -102,7 +102,7 @@ torture: build
 	@$(S)/vm.py -f $(FLAVOUR) -p $(PRESET) -a "$(APPEND)" -t $$(( $(DURATION) + 900 )) \
 		-e WQ61_TORTURE_DURATION=$(DURATION) -e WQ61_TORTURE_THREADS=$(THREADS) \
 		-e WQ61_TEST_TIMEOUT=$$(( $(DURATION) + 600 )) \
-		-- $(CURDIR)/tests/run-in-guest.sh "'31-*'"
+		-- $(CURDIR)/tests/run-in-guest.sh '31-*'
 
 ## make export   kernel tree commits (base..wq61) -> patches/
 export:

@@ -1,6 +1,7 @@
 #!/bin/bash
 # make check: build (if needed), boot, run every test, print one summary
-# line "N passed, N failed, N skipped"; exit non-zero on any failure.
+# line "N passed, N failed, N lost, N skipped"; exit non-zero on any failure
+# or loss (scripts/results.py counts it from results.txt).
 #   scripts/check.sh [baseline|patched]
 . "$(dirname "$0")/common.sh"
 flavour=${1:-patched}
@@ -32,37 +33,20 @@ boot() {
 		-t "${WQ61_GUEST_TIMEOUT:-2400}" "$@" || true
 }
 
-# The project's own KUnit suites; any other suite in the log is the
-# kernel's own (6.1's list tests ...), reported on a line of its own.
-OUR_KUNIT="workqueue workqueue_affinity"
-
-# collect NAME KUNIT: per-test results of a guest run of tests/run-in-guest.sh
+# collect NAME KUNIT: the rows of one guest run (scripts/results.py has
+# the rules: the verdict, every TAP test, LOST for what never reported,
+# the boot's KUnit cases when KUNIT=yes). On patched the series' own
+# suites are required: a config change that drops them fails the check.
 collect() {
-	local name=$1 dir=$res/$1 v
-	v=$(cat "$dir/verdict" 2>/dev/null || echo "lost: no verdict")
-	case $v in
-	passed) record PASS "$name/kernel-log-clean";;
-	splat) record FAIL "$name/kernel-log-clean" "(splat: $dir/scan.txt)";;
-	interrupted) die "interrupted";;
-	*) record FAIL "$name/guest" "($v: $dir/console.log)";;
-	esac
-	# Tests the plan promised but that never reported count as failures.
-	"$WQ61_TOP/scripts/results.py" tap "$dir/output" "$name" >> "$results"
+	local name=$1 opts=() rc=0
 	if [ "$2" = yes ]; then
-		"$WQ61_TOP/scripts/results.py" kunit "$dir/dmesg" "$name/kunit" > "$res/kunit.txt"
-		local re; re="^[A-Z]+ $name/kunit/($(echo $OUR_KUNIT | tr ' ' '|'))\\."
-		grep -E "$re" "$res/kunit.txt" >> "$results" || true
-		grep -vE "$re" "$res/kunit.txt" > "$res/kunit-kernel.txt" || true
-		# The series' suite is required, not counted if present: a config
-		# change that drops it fails the check.
-		if [ "$flavour" = patched ]; then
-			for s in $OUR_KUNIT; do
-				grep -qE "^[A-Z]+ $name/kunit/$s\\." "$res/kunit.txt" ||
-					record FAIL "$name/kunit/$s" "(suite did not run: CONFIG_WQ_KUNIT_TEST?)"
-			done
-		fi
+		opts=(--kunit)
+		[ "$flavour" = patched ] && opts+=(--require)
 	fi
-	sed -n 's/^\(not ok\|ok\) .*/  &/p' "$dir/output" >&2 2>/dev/null || true
+	"$WQ61_TOP/scripts/results.py" run "$res/$name" "$name" "${opts[@]}" >> "$results" || rc=$?
+	[ $rc -ne 130 ] || die "interrupted"
+	[ $rc -eq 0 ] || die "scripts/results.py failed on $res/$name"
+	sed -n 's/^\(not ok\|ok\) .*/  &/p' "$res/$name/output" >&2 2>/dev/null || true
 }
 
 # Each preset says which in-guest tests it runs (TESTS) and whether its
@@ -73,7 +57,7 @@ for conf in "$WQ61_TOP"/tests/topology/*.conf; do
 	read -r tests kunit < <(bash -c '. "$1"; echo "${TESTS:--} ${KUNIT:-no}"' _ "$conf")
 	[ "$tests" != - ] || continue
 	log "$flavour/$preset: booting and running tests/guest/$tests"
-	boot "$preset" "$preset" -- "$WQ61_TOP/tests/run-in-guest.sh" "'$tests'"
+	boot "$preset" "$preset" -- "$WQ61_TOP/tests/run-in-guest.sh" "$tests"
 	collect "$preset" "$kunit"
 done
 
@@ -120,23 +104,15 @@ done
 
 # Host-side tests boot guests of their own; their run dirs are under $res
 # too, so the boot count below covers every guest of this check.
-pass=$(grep -c '^PASS' "$results" || true)
-fail=$(grep -c '^FAIL' "$results" || true)
-skip=$(grep -c '^SKIP' "$results" || true)
-if [ "$fail" -gt 0 ]; then
-	echo "Failed:"; grep '^FAIL' "$results" | sed 's/^FAIL /  /'
-fi
 echo "results: $results ($(( $(date +%s) - T0 ))s)"
 # Guests lost while booting are visible, never retried away in silence.
 boots=$(find "$res" -name boots -exec cat {} + 2>/dev/null)
 nb=$(printf '%s\n' "$boots" | grep -c '^boot' || true)
 nl=$(printf '%s\n' "$boots" | grep -c 'lost: boot watchdog' || true)
 echo "guest boots: $nb, lost while booting: $nl"
-if [ -s "$res/kunit-kernel.txt" ]; then
-	kp=$(grep -c '^PASS' "$res/kunit-kernel.txt" || true)
-	kf=$(grep -c '^FAIL' "$res/kunit-kernel.txt" || true)
-	echo "kernel's own KUnit suites (not counted above): $kp passed, $kf failed"
-	[ "$kf" -eq 0 ] || { grep '^FAIL' "$res/kunit-kernel.txt"; fail=$((fail + kf)); }
+if grep -q '^[A-Z]* [^ ]*/kunit-kernel/' "$results"; then
+	kk() { grep -c "^$1 [^ ]*/kunit-kernel/" "$results" || true; }
+	echo "of these, the kernel's own KUnit suites: $(kk PASS) passed, $(kk FAIL) failed, $(kk LOST) lost"
 fi
-echo "$pass passed, $fail failed, $skip skipped"
-[ "$fail" -eq 0 ]
+# The summary line, counted from results.txt alone; exit 1 on any FAIL or LOST.
+"$WQ61_TOP/scripts/results.py" summary "$results"

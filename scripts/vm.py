@@ -382,7 +382,8 @@ def main():
                  'qemu.log', 'expected-messages') or f.startswith('console.log.lost-'):
             os.unlink(os.path.join(args.run_dir, f))
     with open(os.path.join(args.run_dir, 'cmd'), 'w') as f:
-        f.write(' '.join(args.command) + '\n')
+        # One word per argument: callers pass words, never pre-quoted text.
+        f.write(shlex.join(args.command) + '\n')
     with open(os.path.join(args.run_dir, 'env'), 'w') as f:
         f.write(guest_env(args, preset[4]))
     argv = qemu_argv(args, preset)

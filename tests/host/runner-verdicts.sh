@@ -79,6 +79,12 @@ WQ61_ODD="a b 'c' \$(x) \"d\"" FAKE_QEMU="ok 0" "$top/scripts/vm.py" -q -p small
 got=$(bash -c '. "$1"; printf "%s|%s|%s" "$WQ61_ODD" "$EXTRA" "$EXPECT_NR_CPUS"' _ "$d/env/env")
 if [ "$got" = "a b 'c' \$(x) \"d\"|x;y|4" ]; then echo "ok   env forwarded"; else echo "FAIL env: '$got'"; bad=1; fi
 
+# The command reaches the guest word for word: no caller quotes for vm.py.
+FAKE_QEMU="ok 0" "$top/scripts/vm.py" -q -p small -r "$d/words" -- printf '%s|' "a b" "c'd" '$(x)' '*' \
+	>/dev/null 2>&1
+got=$(bash "$d/words/cmd" 2>&1)
+if [ "$got" = "a b|c'd|\$(x)|*|" ]; then echo "ok   command words kept"; else echo "FAIL command words: '$got'"; bad=1; fi
+
 # A cache the guest cannot see (it mounts a tmpfs over /tmp): refused up
 # front with exit 2, no QEMU started, no run dir written.
 rc=0; WQ61_CACHE=/tmp/wq61-hidden FAKE_QEMU="ok 0" "$top/scripts/vm.py" -q -p small -r "$d/hidden" \
@@ -109,8 +115,8 @@ else
 	echo "FAIL missing initramfs: exit $rc"; cat "$d/noird.log"; bad=1
 fi
 
-# A guest that died mid-suite: the tests that never ran count as failures.
+# A guest that died mid-suite: the tests that never ran are LOST.
 got=$("$top/scripts/results.py" tap "$d/mid-suite/output" g | tr '\n' ' ')
-want='PASS g/00-a PASS g/01-b FAIL g/02-c # not run FAIL g/03-d # not run FAIL g/04-e # not run '
+want='PASS g/00-a PASS g/01-b LOST g/02-c # not run LOST g/03-d # not run LOST g/04-e # not run '
 if [ "$got" = "$want" ]; then echo "ok   results: not-run tests counted"; else echo "FAIL results: '$got'"; bad=1; fi
 exit $bad
