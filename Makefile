@@ -110,7 +110,7 @@ export:
 
 ## make import   patches/ -> kernel tree branch wq61 (git am)
 import: prepare
-	@$(S)/import-series.sh
+	@$(S)/apply-series.sh
 
 clean-runs:
 	rm -rf $${WQ61_CACHE:-$$HOME/.cache/wq61}/runs

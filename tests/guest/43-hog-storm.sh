@@ -47,7 +47,7 @@ done
 if [ -z "$itsv0" ]; then
 	[ "$WQ61_FLAVOUR" = baseline ] || fail "no $THRESH on $WQ61_FLAVOUR"
 	note "baseline: no hog detection, one storm item per CPU; part 2 needs the detection"
-	exit $KSFT_PASS
+	exit 0
 fi
 
 # Part 2: the detection marked storm items, and it still frees a single

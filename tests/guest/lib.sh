@@ -1,5 +1,5 @@
 # Helpers for in-guest tests (source it). kselftest exit codes.
-KSFT_PASS=0 KSFT_FAIL=1 KSFT_SKIP=4
+KSFT_FAIL=1 KSFT_SKIP=4
 fail() { echo "FAIL: $*"; exit $KSFT_FAIL; }
 skip() { echo "SKIP: $*"; exit $KSFT_SKIP; }
 note() { echo "$*"; }
@@ -94,7 +94,7 @@ if len(rows) != 1:
 print(rows[0][sys.argv[2]])' "$1" "$2"
 }
 
-# Affinity scopes (tests 20-23) and the wq61_affinity module.
+# Affinity scopes (tests 20-26, 30-42) and the wq61_affinity module.
 AFFN_DFL=/sys/module/workqueue/parameters/default_affinity_scope
 WQ_SYSFS=/sys/devices/virtual/workqueue
 AFFN_SCOPES="cpu smt cache numa system"
