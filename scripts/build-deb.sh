@@ -52,7 +52,8 @@ KMAKE=(make -s -C "$src" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" LOCALVERSI
 
 # The config: Debian's, the series' options, and for lean the module cut.
 frags=("$WQ61_TOP/config/deb/wq61.config")
-cfg_id=$( { cat "$DEB_CONFIG_XZ" "${frags[@]}"; [ "$variant" = lean ] && cat "$WQ61_TOP/config/deb/lean.keep"; } |
+# (not "[ lean ] && cat": under pipefail its false would end the script)
+cfg_id=$( { cat "$DEB_CONFIG_XZ" "${frags[@]}"; if [ "$variant" = lean ]; then cat "$WQ61_TOP/config/deb/lean.keep"; fi; } |
 	sha1sum | cut -d' ' -f1)
 if [ "$(cat "$out/.wq61-config" 2>/dev/null)" != "$cfg_id" ] || [ ! -f "$out/.config" ]; then
 	log "deb-$variant: configuring ($(basename "$DEB_CONFIG_XZ") + ${frags[*]##*/}$([ "$variant" = lean ] && echo ", modules but lean.keep off"))"
