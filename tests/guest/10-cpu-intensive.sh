@@ -7,7 +7,7 @@ need_feature "$THRESH" "workqueue.cpu_intensive_thresh_us"
 hog_load
 cpu=$(( $(nproc) - 1 ))
 orig=$(cat "$THRESH")
-trap 'echo "$orig" > "$THRESH"' EXIT
+keep "$THRESH"
 note "threshold: ${orig}us; spinner and short item on CPU $cpu"
 
 itsv0=$(wq_stat wq61_hog cpu_intensive) || fail "wq_monitor.py failed"

@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 need_feature "$THRESH" "workqueue.cpu_intensive_thresh_us"
 orig=$(cat "$THRESH")
-trap 'echo "$orig" > "$THRESH"' EXIT
+keep "$THRESH"
 note "mode $(stat -c %a "$THRESH"), value $orig"
 [ "$(stat -c %a "$THRESH")" = 644 ] || fail "mode is not 0644"
 for bad in abc -1 18446744073709551616 '' ' ' 12abc 0x; do

@@ -9,7 +9,7 @@
 need_feature "$THRESH" "workqueue.cpu_intensive_thresh_us"
 stress_load
 orig=$(cat "$THRESH")
-trap 'echo "$orig" > "$THRESH"' EXIT
+keep "$THRESH"
 # 1 ms: every busy-wait below runs past it, and ticks (4 ms) often miss the
 # busy-wait and find the worker at the sleep instead.
 echo 1000 > "$THRESH" || fail "cannot set threshold 1000"

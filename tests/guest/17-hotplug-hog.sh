@@ -28,7 +28,7 @@ mid=${cpus[$(( (${#cpus[@]} - 1) / 2 ))]}
 threshs=(current)
 if [ -e "$THRESH" ]; then
 	orig=$(cat "$THRESH")
-	trap 'echo "$orig" > "$THRESH"' EXIT
+	keep "$THRESH"
 	threshs+=(0)
 fi
 note "CPUs: ${pick[*]}; thresholds: ${threshs[*]}${orig:+ (current ${orig}us)}"

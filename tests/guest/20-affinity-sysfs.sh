@@ -21,13 +21,8 @@ need_feature "$scope" "affinity_scope of unbound WQ_SYSFS workqueues"
 [ -e "$strict" ] || fail "affinity_strict missing ($strict)"
 
 orig_dfl=$(cat "$AFFN_DFL") orig_strict=$(cat "$strict")
-restore() {
-	rm -f "$seen"
-	echo "$orig_dfl" > "$AFFN_DFL"
-	echo default > "$scope"
-	echo "$orig_strict" > "$strict"
-}
-trap restore EXIT
+keep "$AFFN_DFL" "$scope" "$strict"
+on_exit 'rm -f "$seen"'
 
 expect() { # what got want
 	[ "$2" = "$3" ] || fail "$1: '$2', want '$3'"
@@ -156,7 +151,7 @@ done
 set_attr "$other" default
 note "runtime default_affinity_scope changes shown as 'default (X)'"
 
-restore; trap - EXIT
+restore_kept
 expect "restored default_affinity_scope" "$(cat "$AFFN_DFL")" "$orig_dfl"
 expect "restored affinity_scope" "$(cat "$scope")" "default ($orig_dfl)"
 expect "restored affinity_strict" "$(cat "$strict")" "$orig_strict"

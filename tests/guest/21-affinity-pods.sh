@@ -11,8 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 need_feature "$AFFN_DFL" "workqueue.default_affinity_scope"
 pods=$(dirname "$0")/lib/wq_pods.py
-tmp=$(mktemp -d) || fail "mktemp"
-trap 'rm -rf "$tmp"' EXIT
+make_tmp
 
 python3 "$pods" sysfs > "$tmp/sysfs" || fail "cannot read the topology from sysfs"
 dump=$WQ61_SRC/tools/workqueue/wq_dump.py

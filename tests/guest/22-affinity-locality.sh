@@ -19,7 +19,7 @@ sysc=/sys/devices/system/cpu
 n=$(nproc)
 issuers=$(printf '%s\n' 0 $((n / 3)) $((2 * n / 3)) $((n - 1)) | sort -nu | xargs)
 nissuers=$(echo $issuers | wc -w)
-tmp=$(mktemp -d) || fail "mktemp"
+make_tmp
 
 pod_of() { # SCOPE CPU -> the cpulist of CPU's pod as sysfs has it
 	local l
@@ -60,8 +60,7 @@ if [ ! -e "$wq/affinity_scope" ]; then
 	measure "no scopes" numa
 fi
 need_feature "$wq/affinity_scope" "affinity_scope of unbound WQ_SYSFS workqueues"
-orig_strict=$(cat $wq/affinity_strict)
-trap 'echo default > $wq/affinity_scope; echo $orig_strict > $wq/affinity_strict' EXIT
+keep $wq/affinity_scope $wq/affinity_strict
 
 set_attr $wq/affinity_strict 1
 for s in cpu smt cache numa; do

@@ -29,8 +29,7 @@ check() { # label want
 # the default scope (numa on baseline, cache otherwise) lies inside a node
 check "default" $((2 * nodes))
 need_feature "$wq/affinity_scope" "affinity_scope of unbound WQ_SYSFS workqueues"
-orig_strict=$(cat $wq/affinity_strict)
-trap 'echo default > $wq/affinity_scope; echo $orig_strict > $wq/affinity_strict' EXIT
+keep $wq/affinity_scope $wq/affinity_strict
 for strict in 0 1; do
 	set_attr $wq/affinity_strict $strict
 	for s in $AFFN_SCOPES; do

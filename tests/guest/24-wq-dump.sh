@@ -21,15 +21,8 @@ dump=$WQ61_SRC/tools/workqueue/wq_dump.py
 check=$(dirname "$0")/lib/wq_dump_check.py
 affn_load
 wq=$WQ_SYSFS/wq61_affn
-tmp=$(mktemp -d) || fail "mktemp"
-dfl_saved=$(cat "$AFFN_DFL")
-restore() {
-	echo "$dfl_saved" > "$AFFN_DFL"
-	echo default > "$wq/affinity_scope"
-	echo 0 > "$wq/affinity_strict"
-	rm -rf "$tmp"
-}
-trap restore EXIT
+make_tmp
+keep "$AFFN_DFL" "$wq/affinity_scope" "$wq/affinity_strict"
 
 run_dump() {
 	"$(dirname "$0")/lib/run-wq-dump.sh" "$tmp/out" 2> "$tmp/err" || {

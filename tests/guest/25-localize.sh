@@ -21,8 +21,8 @@ M=${WQ61_AFFN_ITEMS:-200}
 SPIN=${WQ61_AFFN_SPIN_US:-1000}
 n=$(nproc)
 issuers=$(printf '%s\n' 0 $((n / 3)) $((2 * n / 3)) $((n - 1)) | sort -nu | xargs)
-tmp=$(mktemp -d) || fail "mktemp"
-trap 'echo 0 > $loc; echo default > $wq/affinity_scope; echo 0 > $wq/affinity_strict; rm -rf $tmp' EXIT
+make_tmp
+keep $loc $wq/affinity_scope $wq/affinity_strict
 
 # The interface.
 [ "$(cat $loc)" = 0 ] || fail "localize is '$(cat $loc)' by default, want 0"

@@ -27,19 +27,11 @@ lib=$(dirname "$0")/lib
 affn_load
 wq=$WQ_SYSFS/wq61_affn
 ctl=/sys/kernel/debug/wq61_affinity/ctl
-dfl_orig=$(cat "$AFFN_DFL")
-tmp=$(mktemp -d) || fail "mktemp"
+make_tmp
+keep "$wq/affinity_scope" "$wq/affinity_strict" "$AFFN_DFL"
 begun=
-
-restore() {
-	[ -n "$begun" ] && echo hpend > $ctl
-	online_all
-	echo default > "$wq/affinity_scope"
-	echo 0 > "$wq/affinity_strict"
-	echo "$dfl_orig" > "$AFFN_DFL"
-	rm -rf "$tmp"
-}
-trap restore EXIT
+# (on_exit runs the last registered first: the storm ends, then the knobs)
+on_exit '[ -n "$begun" ] && echo hpend > $ctl; online_all'
 
 # The groups, read while every CPU is online (sysfs drops an offline CPU's
 # cache and topology): around the last CPU and a middle one, never CPU 0
@@ -113,7 +105,7 @@ if [ -n "$node_t" ]; then
 	set_attr "$AFFN_DFL" system
 	online $node_t
 fi
-set_attr "$AFFN_DFL" "$dfl_orig"
+set_attr "$AFFN_DFL" "$(kept "$AFFN_DFL")"
 
 r=$(affn hpend)
 begun=

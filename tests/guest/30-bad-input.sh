@@ -21,22 +21,8 @@
 affn_load
 wq=$WQ_SYSFS/wq61_affn
 P=/sys/module/workqueue/parameters
-tmp=$(mktemp -d) || fail "mktemp"
+make_tmp
 nfail=0 rows=0
-declare -A saved
-
-# KNOB FILE: remembered so that the end restores everything
-save() { saved[$1]=$(cat "$1"); }
-restore() {
-	local f v
-	for f in "${!saved[@]}"; do
-		v=${saved[$f]}
-		case $v in "default ("*) v=default;; esac
-		printf '%s' "$v" > "$f" 2>/dev/null
-	done
-	rm -rf "$tmp"
-}
-trap restore EXIT
 
 bad() { # KNOB KIND RESULT CHANGED: a finding; fails on patched only
 	echo "  $1 $2: $3${4:+, value changed: $4}"
@@ -82,7 +68,7 @@ sweep() {
 		[non_ascii]=$'\xc3\xa9'"$valid" [long_4k]="$(printf '%*s' 4095 '' | tr ' ' 7)"
 	)
 	present "$name" "$f" || return 0
-	save "$f"
+	keep "$f"
 	for kind in "${kinds[@]}"; do
 		case " ${valid_kinds[*]} " in *" $kind "*) continue;; esac
 		n=$((n + 1))

@@ -26,30 +26,21 @@ if [ "$WQ61_FLAVOUR" = mainline ]; then echo 0 > $io; else echo 1 > $io; fi || f
 ctl=/sys/kernel/debug/wq61_torture/ctl
 SYS=/sys/devices/system/cpu
 P=/sys/module/workqueue/parameters
-tmp=$(mktemp -d) || fail "mktemp"
+make_tmp
 pids=()
 
-declare -A saved
 knobs=($WQ_SYSFS/wq61_t_{ub0,ub1,ma}/{affinity_scope,affinity_strict,localize,cpumask,nice}
 	$WQ_SYSFS/wq61_t_{ub0,ub1}/max_active $WQ_SYSFS/cpumask
 	$P/default_affinity_scope $P/cpu_intensive_thresh_us)
-for f in "${knobs[@]}"; do
-	[ -e "$f" ] && saved[$f]=$(cat "$f")
-done
+keep "${knobs[@]}"
 wq61_needs "${knobs[@]}"
-restore() {
-	local f v
-	touch "$tmp/stop"
-	[ ${#pids[@]} -gt 0 ] && wait "${pids[@]}"
-	online_all
-	for f in "${!saved[@]}"; do
-		v=${saved[$f]}
-		case $v in "default ("*) v=default;; esac
-		echo "$v" > "$f" 2>/dev/null || echo "cannot restore $f to '$v'"
-	done
-	rm -rf "$tmp"
-}
-trap restore EXIT
+# the cpumasks as they were: the storm writes them back now and then
+declare -A mask
+for wq in wq61_t_ub0 wq61_t_ub1 wq61_t_ma; do mask[$wq]=$(kept "$WQ_SYSFS/$wq/cpumask"); done
+all_mask=$(kept "$WQ_SYSFS/cpumask")
+# (on_exit runs the last registered first: the storm stops, CPUs come
+# back, then the knobs are written back and $tmp goes)
+on_exit 'touch "$tmp/stop"; [ ${#pids[@]} -gt 0 ] && wait "${pids[@]}"; online_all'
 
 storm() {
 	local last mid groups=() g c
@@ -98,7 +89,7 @@ attrs() {
 			if [ $((i % 3)) = 0 ]; then
 				w $WQ_SYSFS/$wq/cpumask "$one"
 			else
-				w $WQ_SYSFS/$wq/cpumask "${saved[$WQ_SYSFS/$wq/cpumask]}"
+				w $WQ_SYSFS/$wq/cpumask "${mask[$wq]}"
 			fi
 			w $WQ_SYSFS/$wq/nice $(( (i % 3) * 5 - 5 ))
 			w $WQ_SYSFS/$wq/max_active $(( i % 4 == 0 ? 1 : 16 ))
@@ -107,7 +98,7 @@ attrs() {
 		if [ $((i % 4)) = 3 ]; then
 			w $WQ_SYSFS/cpumask "$(printf '%x' $(( (1 << ($(nproc --all) / 2)) - 1 )))"
 		else
-			w $WQ_SYSFS/cpumask "${saved[$WQ_SYSFS/cpumask]}"
+			w $WQ_SYSFS/cpumask "$all_mask"
 		fi
 		w $P/default_affinity_scope "${scopes[(i + 2) % 5]}"
 		w $P/cpu_intensive_thresh_us $(( (i % 3 + 1) * 5000 ))

@@ -21,23 +21,11 @@ ctl=/sys/kernel/debug/wq61_torture/ctl
 wq=$WQ_SYSFS/wq61_t_ub0
 KL=/sys/kernel/debug/kmemleak
 [ -d "$wq" ] || fail "no $wq"
-declare -A saved
-for f in affinity_scope affinity_strict localize cpumask nice max_active; do
-	[ -e "$wq/$f" ] && saved[$f]=$(cat "$wq/$f")
-done
+keep "$wq"/{affinity_scope,affinity_strict,localize,cpumask,nice,max_active}
 wq61_needs "$wq"/{affinity_scope,affinity_strict,localize,cpumask,nice,max_active}
-restore() {
-	local f v
-	for f in "${!saved[@]}"; do
-		v=${saved[$f]}
-		case $v in "default ("*) v=default;; esac
-		echo "$v" > "$wq/$f" 2>/dev/null || echo "cannot restore $f to '$v'"
-	done
-}
-trap restore EXIT
 
 ncpu=$(nproc --all)
-all=${saved[cpumask]}
+all=$(kept "$wq/cpumask")
 refused=0
 # changes N: N attribute writes, each a different value than before
 changes() {
@@ -96,7 +84,7 @@ kl_scan() {
 	return 0
 }
 
-changes $((N / 10)); restore
+changes $((N / 10)); restore_kept
 cycles $((N / 10)) >/dev/null
 settle
 if [ -e $KL ]; then
@@ -107,7 +95,7 @@ if [ -e $KL ]; then
 fi
 m0=$(mem)
 t0=$(date +%s)
-changes "$N"; restore
+changes "$N"; restore_kept
 t1=$(date +%s)
 c=$(cycles "$N")
 settle

@@ -33,8 +33,8 @@ MAX=${WQ61_FAIL_NTH_MAX:-3000}
 # fail-nth ignores probability and interval, but failslab by default leaves
 # sleeping (GFP_KERNEL) allocations alone, i.e. nearly all of these; and
 # each injected failure would print a stack (verbose 2).
-saved_gfp=$(cat "$FS/ignore-gfp-wait") saved_verbose=$(cat "$FS/verbose")
-on_exit 'echo 0 > "$NTH"; echo "$saved_gfp" > "$FS/ignore-gfp-wait"; echo "$saved_verbose" > "$FS/verbose"'
+keep "$FS/ignore-gfp-wait" "$FS/verbose"
+on_exit 'echo 0 > "$NTH"'
 echo N > "$FS/ignore-gfp-wait" || fail "cannot set $FS/ignore-gfp-wait"
 echo 0 > "$FS/verbose" || fail "cannot set $FS/verbose"
 

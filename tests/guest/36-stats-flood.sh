@@ -29,7 +29,7 @@ set_attr "$f/affinity_strict" 0
 kcsan=/sys/module/kcsan/parameters/skip_watch
 if [ -w "$kcsan" ]; then
 	skip_saved=$(cat "$kcsan")
-	on_exit 'echo "$skip_saved" > "$kcsan" || echo "cannot restore $kcsan to $skip_saved"'
+	keep "$kcsan"
 	set_attr "$kcsan" $((skip_saved / 10 > 0 ? skip_saved / 10 : 1))
 	note "KCSAN: skip_watch $skip_saved -> $(cat "$kcsan") during the flood"
 fi

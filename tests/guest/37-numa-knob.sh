@@ -23,7 +23,7 @@ elif [ "$WQ61_FLAVOUR" != baseline ]; then
 	fail "no $wq/affinity_scope"
 fi
 orig_dfl=$(cat $AFFN_DFL 2>/dev/null)
-on_exit 'echo 1 > $wq/numa; [ $has_scope = 0 ] || echo default > $wq/affinity_scope; [ -z "$orig_dfl" ] || echo $orig_dfl > $AFFN_DFL'
+keep $wq/numa $wq/affinity_scope $AFFN_DFL
 
 step=0
 # want NUMA SCOPE: numa must read NUMA, affinity_scope SCOPE (if it exists)

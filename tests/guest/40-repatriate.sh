@@ -20,8 +20,7 @@ affn_load
 wq=$WQ_SYSFS/wq61_affn
 need_feature "$wq/affinity_scope" "affinity_scope of unbound WQ_SYSFS workqueues"
 ROUNDS=${WQ61_REPAT_ROUNDS:-20}
-orig_strict=$(cat $wq/affinity_strict)
-on_exit 'echo default > $wq/affinity_scope; echo $orig_strict > $wq/affinity_strict'
+keep $wq/affinity_scope $wq/affinity_strict
 set_attr $wq/affinity_strict 0
 set_attr $wq/affinity_scope cache
 

@@ -21,7 +21,7 @@ pwq_map() { drgn -q -k -s "$WQ61_VMLINUX" "$map" "$@"; }
 affn_load
 wq=$WQ_SYSFS/wq61_affn
 need_feature "$wq/affinity_scope" "affinity_scope of unbound WQ_SYSFS workqueues"
-on_exit 'echo default > $wq/affinity_scope'
+keep $wq/affinity_scope
 
 pwq_map events_unbound "$(cat "$AFFN_DFL")" || fail "events_unbound"
 for scope in cpu cache system; do

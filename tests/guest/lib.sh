@@ -29,13 +29,50 @@ on_exit() {
 	on_exit_cmds=("$1" "${on_exit_cmds[@]}")
 	trap 'for c in "${on_exit_cmds[@]}"; do eval "$c"; done' EXIT
 }
-# save_unbound_cpumask: remember the global unbound cpumask, restore it on
-# exit (sets g, the cpumask file, and cpumask_saved).
+# keep FILE...: remember what each existing FILE (a knob) holds now, and
+# write it back when the test exits, however it exits; restore_kept does
+# it earlier too. Files are written back in the order they were first
+# kept; "default (X)" (how affinity_scope shows the default) goes back as
+# "default"; a value that will not go back is reported.
+kept_files=() kept_vals=()
+keep() {
+	local f i
+	for f; do
+		[ -e "$f" ] || continue
+		for i in "${!kept_files[@]}"; do [ "${kept_files[i]}" = "$f" ] && continue 2; done
+		kept_files+=("$f"); kept_vals+=("$(cat "$f")")
+	done
+	[ -n "${kept_on_exit:-}" ] || { kept_on_exit=1; on_exit restore_kept; }
+}
+# kept FILE: the value keep remembered for FILE
+kept() {
+	local i
+	for i in "${!kept_files[@]}"; do
+		[ "${kept_files[i]}" = "$1" ] && { printf '%s\n' "${kept_vals[i]}"; return 0; }
+	done
+	fail "kept: $1 was not kept"
+}
+restore_kept() {
+	local i v
+	for i in "${!kept_files[@]}"; do
+		v=${kept_vals[i]}
+		case $v in "default ("*) v=default;; esac
+		printf '%s\n' "$v" > "${kept_files[i]}" 2>/dev/null ||
+			echo "cannot restore ${kept_files[i]} to '$v'"
+	done
+}
+# make_tmp: a scratch directory in $tmp, removed when the test exits
+make_tmp() {
+	tmp=$(mktemp -d) || fail "mktemp"
+	on_exit 'rm -rf "$tmp"'
+}
+# save_unbound_cpumask: keep the global unbound cpumask (sets g, the
+# cpumask file, and cpumask_saved).
 save_unbound_cpumask() {
 	g=$WQ_SYSFS/cpumask
 	[ -w "$g" ] || fail "no $g"
 	cpumask_saved=$(cat "$g")
-	on_exit 'echo "$cpumask_saved" > "$g" || echo "cannot restore $g to $cpumask_saved"'
+	keep "$g"
 }
 
 # Feature presence: on the baseline flavour a missing feature is a skip;
