@@ -43,11 +43,12 @@ s1=$(wq_stat wq61_flood started) || fail "wq_monitor.py failed"
 c1=$(wq_stat wq61_flood completed) || fail "wq_monitor.py failed"
 note "wq61_flood: started $s0 -> $s1, completed $c0 -> $c1"
 
-runs=$(field runs "$r")
+runs=$(field ran "$r")
 want=$((items * rounds))
 bad=0
+[ "$(field queued "$r")" = "$want" ] || { echo "FAIL: the tally asked for $(field queued "$r") runs, not $want"; bad=1; }
 [ "$runs" = "$want" ] || { echo "FAIL: $runs executions counted, $want queued"; bad=1; }
-[ "$(field dup "$r")" = 0 ] || { echo "FAIL: $(field dup "$r") items did not run exactly $rounds times"; bad=1; }
+[ "$(field lost "$r")$(field dup "$r")" = 00 ] || { echo "FAIL: not exactly $rounds runs per item: $r"; bad=1; }
 [ "$(field requeue_failed "$r")" = 0 ] ||
 	{ echo "FAIL: queue_work() refused $(field requeue_failed "$r") self-requeues"; bad=1; }
 [ $((s1 - s0)) = "$runs" ] || { echo "FAIL: started grew by $((s1 - s0)), items ran $runs times"; bad=1; }

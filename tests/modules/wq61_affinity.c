@@ -86,7 +86,7 @@
 #include <linux/minmax.h>
 
 #include "wq61_ctl.h"
-
+#include "wq61_tally.h"
 
 static struct workqueue_struct *wq_loc, *wq_ma;
 static struct dentry *dir;
@@ -296,7 +296,9 @@ static int do_hpbegin(unsigned int nr_slots, unsigned int spin_us)
 
 static int do_hpend(void)
 {
-	unsigned long queued = 0, ran = 0, lost = 0, dup = 0, degraded = 0;
+	struct wq61_tally t = {};
+	unsigned long degraded = 0;
+	int n;
 	unsigned long deadline = jiffies + 60 * HZ;
 	unsigned int i, j;
 
@@ -317,24 +319,16 @@ static int do_hpend(void)
 		struct hp_issuer *is = &hp_issuers[i];
 
 		degraded += is->degraded;
-		for (j = 0; j < is->nr_slots; j++) {
-			struct hp_slot *slot = &is->slots[j];
-			unsigned int runs = atomic_read(&slot->runs);
-
-			queued += slot->queued;
-			ran += runs;
-			if (runs < slot->queued)
-				lost += slot->queued - runs;
-			else
-				dup += runs - slot->queued;
-		}
+		for (j = 0; j < is->nr_slots; j++)
+			wq61_tally_item(&t, is->slots[j].queued,
+					atomic_read(&is->slots[j].runs));
 	}
-	scnprintf(result, sizeof(result),
-		  "queued=%lu ran=%lu lost=%lu dup=%lu offline=%d degraded=%lu\n",
-		  queued, ran, lost, dup, atomic_read(&hp_offline), degraded);
+	n = wq61_tally_show(result, sizeof(result), &t);
+	scnprintf(result + n, sizeof(result) - n, " offline=%d degraded=%lu\n",
+		  atomic_read(&hp_offline), degraded);
 
 	/* only free what is known to be idle; a lost item keeps its slot */
-	if (!lost) {
+	if (!t.lost) {
 		flush_workqueue(wq_loc);
 		kfree(hp_slots);
 	}

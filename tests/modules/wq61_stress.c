@@ -15,18 +15,19 @@
  *	usleep_range(), busy-waits another 100us and returns: with a low
  *	threshold, ticks keep landing on workers that are just going to sleep
  *	or just waking up. 1 <= N <= 4096, SPIN_US and SLEEP_US <= 1000000.
- *	Result: "items=Q ran=R dup=D" (Q items queued, R of them finished,
- *	D items whose run count is not exactly 1).
+ *	Result: "queued=Q ran=R lost=L dup=D" (wq61_tally.h: Q items
+ *	queued once each, R runs, L runs missing, D runs too many).
  *
  *   hotplug CPU SPIN_MS N
  *	A hog spinning SPIN_MS on CPU, N short items queued behind it on the
  *	same CPU ("wq61_stress"); once the hog runs, CPU is taken offline with
  *	remove_cpu() and brought back with add_cpu() (the latter only if the
  *	former succeeded), then all items are waited for. CPU must be online
- *	and not 0; SPIN_MS <= 10000, 1 <= N <= 4096. Result: "items=N ran=R
- *	dup=D offline_ret=X online_ret=Y moved=M overlap=O": R short items
- *	finished, D items (the hog included) whose run count is not 1, X and
- *	Y the return values of remove_cpu() and add_cpu() (Y is -125,
+ *	and not 0; SPIN_MS <= 10000, 1 <= N <= 4096. Result: "items=N
+ *	queued=Q ran=R lost=L dup=D offline_ret=X online_ret=Y moved=M
+ *	overlap=O": N short items, Q R L D the tally of them and the hog
+ *	(wq61_tally.h: Q is N + 1), X and Y the return values of
+ *	remove_cpu() and add_cpu() (Y is -125,
  *	-ECANCELED, when add_cpu() was not called), M short items that ran on
  *	another CPU than CPU (timing dependent), O 1 if the hog was still
  *	spinning when remove_cpu() returned: it spins SPIN_MS and then on
@@ -40,9 +41,9 @@
  *	run ROUNDS times. Many workers of one pool then finish items at the
  *	same time, which is what a statistics counter updated without
  *	pool->lock would race on. 1 <= N <= 4096, 1 <= ROUNDS <= 100000.
- *	Result: "items=N runs=R dup=D requeue_failed=F cpus=C max_running=M":
- *	R executions counted, D items that did not run exactly ROUNDS times,
- *	F self-requeues that queue_work() refused (it must not: the item is
+ *	Result: "items=N queued=Q ran=R lost=L dup=D requeue_failed=F cpus=C
+ *	max_running=M": the tally of the executions (wq61_tally.h: Q is N *
+ *	ROUNDS), F self-requeues that queue_work() refused (it must not: the item is
  *	no longer pending while it runs), C CPUs the items ran on and M the
  *	most items seen running at once (both timing dependent, for notes).
  *
@@ -83,6 +84,7 @@
 #include <linux/jiffies.h>
 
 #include "wq61_ctl.h"
+#include "wq61_tally.h"
 
 #define MAX_ITEMS	4096		/* per CPU for sleepy, in all for hotplug */
 #define MAX_US		1000000
@@ -98,7 +100,6 @@ static struct dentry *dir;
 struct stress_ctx {
 	u64 spin_ns;
 	unsigned int sleep_us;
-	atomic_t finished;		/* items that reached their end */
 	atomic_t pending;		/* +1 per queued item, +1 bias */
 	struct completion all_done;	/* pending reached 0 */
 	struct completion hog_running;	/* hotplug: the hog has started */
@@ -184,14 +185,14 @@ static int batch_wait(struct stress_batch *b)
 	return 0;
 }
 
-static unsigned int batch_dups(struct stress_batch *b, unsigned int nr)
+/* The tally of the first @nr items of @b, each queued @queued times. */
+static void batch_tally(struct stress_batch *b, unsigned int nr,
+			unsigned int queued, struct wq61_tally *t)
 {
-	unsigned int i, dup = 0;
+	unsigned int i;
 
 	for (i = 0; i < nr; i++)
-		if (atomic_read(&b->items[i].runs) != 1)
-			dup++;
-	return dup;
+		wq61_tally_item(t, queued, atomic_read(&b->items[i].runs));
 }
 
 static struct stress_item *enter(struct work_struct *work)
@@ -206,7 +207,6 @@ static struct stress_item *enter(struct work_struct *work)
 
 static void leave(struct stress_item *it)
 {
-	atomic_inc(&it->ctx->finished);
 	put_pending(it->ctx);
 }
 
@@ -238,7 +238,8 @@ static void sleepy_fn(struct work_struct *work)
 static int do_sleepy(unsigned int n, unsigned int spin_us, unsigned int sleep_us)
 {
 	struct stress_batch *b;
-	unsigned int i, q = 0, ran, dup;
+	struct wq61_tally t = {};
+	unsigned int i, q = 0;
 	int cpu, ret;
 
 	/* Sized for every possible CPU: no allocation under cpus_read_lock(). */
@@ -258,10 +259,10 @@ static int do_sleepy(unsigned int n, unsigned int spin_us, unsigned int sleep_us
 	ret = batch_wait(b);
 	if (ret)
 		return ret;		/* b stays allocated, see above */
-	ran = atomic_read(&b->ctx.finished);
-	dup = batch_dups(b, q);
+	batch_tally(b, q, 1, &t);
 	kvfree(b);
-	snprintf(result, sizeof(result), "items=%u ran=%u dup=%u\n", q, ran, dup);
+	i = wq61_tally_show(result, sizeof(result), &t);
+	scnprintf(result + i, sizeof(result) - i, "\n");
 	return 0;
 }
 
@@ -286,8 +287,7 @@ static void hog_fn(struct work_struct *work)
 		cpu_relax();
 	}
 	WRITE_ONCE(ctx->hog_finished, true);
-	/* not counted in "ran", which is about the short items */
-	put_pending(ctx);
+	leave(it);
 }
 
 static void short_fn(struct work_struct *work)
@@ -299,7 +299,8 @@ static int do_hotplug(int cpu, unsigned int ms, unsigned int n)
 {
 	struct stress_batch *b;
 	struct stress_item *hog;
-	unsigned int i, ran, dup, moved = 0;
+	struct wq61_tally t = {};
+	unsigned int i, moved = 0;
 	int off_ret, on_ret = -ECANCELED, ret;
 	bool overlap;
 
@@ -335,15 +336,16 @@ static int do_hotplug(int cpu, unsigned int ms, unsigned int n)
 	ret = batch_wait(b);
 	if (ret)
 		return ret;
-	ran = atomic_read(&b->ctx.finished);
-	dup = batch_dups(b, n + 1);
+	batch_tally(b, n + 1, 1, &t);
 	for (i = 1; i <= n; i++)
 		if (b->items[i].cpu != cpu)
 			moved++;
 	kvfree(b);
-	snprintf(result, sizeof(result),
-		 "items=%u ran=%u dup=%u offline_ret=%d online_ret=%d moved=%u overlap=%d\n",
-		 n, ran, dup, off_ret, on_ret, moved, overlap);
+	i = scnprintf(result, sizeof(result), "items=%u ", n);
+	i += wq61_tally_show(result + i, sizeof(result) - i, &t);
+	scnprintf(result + i, sizeof(result) - i,
+		  " offline_ret=%d online_ret=%d moved=%u overlap=%d\n",
+		  off_ret, on_ret, moved, overlap);
 	return 0;
 }
 
@@ -375,9 +377,9 @@ static void flood_fn(struct work_struct *work)
 static int do_flood(unsigned int n, unsigned int rounds)
 {
 	struct stress_batch *b;
-	unsigned int i, q = 0, dup = 0;
-	unsigned long runs = 0;
-	int cpu, ret;
+	struct wq61_tally t = {};
+	unsigned int q = 0;
+	int cpu, ret, len;
 
 	b = batch_alloc(n);
 	if (!b)
@@ -401,16 +403,14 @@ static int do_flood(unsigned int n, unsigned int rounds)
 		return ret;		/* b stays allocated, see batch_wait() */
 	/* the last run of each item returns after leave() */
 	flush_workqueue(flood_wq);
-	for (i = 0; i < n; i++) {
-		runs += atomic_read(&b->items[i].runs);
-		if (atomic_read(&b->items[i].runs) != rounds)
-			dup++;
-	}
-	snprintf(result, sizeof(result),
-		 "items=%u runs=%lu dup=%u requeue_failed=%d cpus=%u max_running=%d\n",
-		 n, runs, dup, atomic_read(&b->ctx.requeue_failed),
-		 cpumask_weight(&b->ctx.ran_on),
-		 atomic_read(&b->ctx.max_running));
+	batch_tally(b, n, rounds, &t);
+	len = scnprintf(result, sizeof(result), "items=%u ", n);
+	len += wq61_tally_show(result + len, sizeof(result) - len, &t);
+	scnprintf(result + len, sizeof(result) - len,
+		  " requeue_failed=%d cpus=%u max_running=%d\n",
+		  atomic_read(&b->ctx.requeue_failed),
+		  cpumask_weight(&b->ctx.ran_on),
+		  atomic_read(&b->ctx.max_running));
 	kvfree(b);
 	return 0;
 }

@@ -23,11 +23,13 @@
  *
  * Accounting: before an item is queued its "pending" count goes up, and
  * comes down again when the call says it queued nothing, when it runs and
- * when a cancel removes it. So it must never go below 0 and must be 0 when
- * everything has settled. Also checked: an item never runs twice at once,
- * never on a CPU that is not online; the ordered workqueue runs one item
- * at a time, in queueing order; wq61_t_ma never runs more than MA_BOUND;
- * a flush returns only after the flushed item ran. A mismatch is counted
+ * when a cancel removes it. So it must never go below 0 (a run too many,
+ * counted as it happens) and must be 0 when everything has settled (what
+ * is left was lost): exactly_once reports both as wq61_tally.h's lost/dup.
+ * Also checked: an item never runs twice at once, never on a CPU that is
+ * not online; the ordered workqueue runs one item at a time, in queueing
+ * order; wq61_t_ma never runs more than MA_BOUND; a flush returns only
+ * after the flushed item ran. A mismatch is counted
  * and the item's recent history printed.
  *
  *   echo "run SECONDS THREADS" > /sys/kernel/debug/wq61_torture/ctl
@@ -54,6 +56,7 @@
 #include <linux/sched.h>
 
 #include "wq61_ctl.h"
+#include "wq61_tally.h"
 
 enum { T_PERCPU, T_HIGHPRI, T_INTENSIVE, T_RECLAIM, T_ORDERED, T_UB0, T_UB1,
 	T_MA, T_IORD, NR_T_WQS };
@@ -447,7 +450,8 @@ static int t_thread_fn(void *data)
 static int do_run(unsigned int seconds, unsigned int nr_threads)
 {
 	unsigned long deadline;
-	int i, left = 0, rcu_left = 0, created = 0;
+	struct wq61_tally t = {};
+	int i, rcu_left = 0, created = 0;
 	size_t len = 0;
 
 	memset(&st, 0, sizeof(st));
@@ -506,8 +510,11 @@ static int do_run(unsigned int seconds, unsigned int nr_threads)
 		flush_workqueue(wqs[i]);
 
 	for (i = 0; i < NR_ITEMS; i++) {
-		if (atomic_read(&items[i].pending) != 0) {
-			left++;
+		int owed = atomic_read(&items[i].pending);
+
+		/* a balance below 0 was counted when the extra run happened */
+		if (owed > 0) {
+			wq61_tally_owed(&t, owed);
 			report(&items[i], &st.left_pending, "queued but never ran");
 		}
 	}
@@ -522,9 +529,10 @@ static int do_run(unsigned int seconds, unsigned int nr_threads)
 			 atomic64_read(&st.rcu_runs), ord_seq, atomic_read(&ma_peak));
 	KTAP(1, created == nr_threads && atomic64_read(&st.runs) > 0, "ran",
 	     "%d of %u threads", created, nr_threads);
-	KTAP(2, !left && !atomic_read(&st.neg_pending), "exactly_once",
-	     "%d items left pending, %d runs without a queueing", left,
-	     atomic_read(&st.neg_pending));
+	t.dup = atomic_read(&st.neg_pending);
+	KTAP(2, wq61_tally_exact(&t), "exactly_once",
+	     "lost=%lu dup=%lu (queueings never run, runs never queued)",
+	     t.lost, t.dup);
 	KTAP(3, !atomic_read(&st.concurrent), "never_twice_at_once", "%d",
 	     atomic_read(&st.concurrent));
 	KTAP(4, !atomic_read(&st.offline), "never_on_offline_cpu", "%d",
