@@ -13,11 +13,11 @@ Batch times are also given relative to the same flavour's "system" (or,
 for 6.1, "stock") configuration measured in the same boot.
 """
 import csv
-import json
 import os
 import statistics as st
-import subprocess
 import sys
+
+import reporting
 
 CONFIGS = ['stock', 'system', 'numa', 'cache', 'cache_strict', 'cpu_strict', 'cache_localize']
 LABEL = {'stock': '6.1 (numa pools)', 'cache_strict': 'cache strict', 'cpu_strict': 'cpu strict',
@@ -90,39 +90,22 @@ def main(raw, outdir, flavours, note):
            'bandwidth cap of strict scopes is masked by the host; the start '
            'CPUs are what these figures measure.', '']
 
-    with open(os.path.join(outdir, 'affinity.json'), 'w') as f:
-        json.dump(summary, f, indent=2)
-    with open(os.path.join(outdir, 'affinity.csv'), 'w') as f:
-        f.write('config,metric,flavour,boot,run,value\n')
-        f.writelines(','.join(r) + '\n' for r in rows)
+    reporting.save_data(outdir, 'affinity.json', summary, 'affinity.csv', 'config,metric,flavour,boot,run,value', rows)
 
     # Where items start: L3-local and on-CPU %, one bar pair per row.
-    dat = os.path.join(outdir, 'affinity.dat')
-    with open(dat, 'w') as f:
-        for key, s in summary.items():
-            flavour, cfg = key.split('/')
-            f.write(f'"{flavour} {LABEL.get(cfg, cfg)}" {s["l3_local"]} {s["on_cpu"]} '
-                    f'{s["on_cpu_serial"]}\n')
-    png = 'plot-affinity.png'
-    gp = f'''set terminal pngcairo size 1000,500
-set output "{os.path.join(outdir, png)}"
-set title "Unbound work items: where they start (% of items)" noenhanced
-set style data histogram
-set style histogram clustered gap 1
-set style fill solid 0.6 border -1
-set yrange [0:105]
-set ylabel "%"
-set xtics rotate by -35 noenhanced
-set key outside bottom center horizontal
-plot "{dat}" using 2:xtic(1) title "in the issuer's L3", "" using 3 title "on the issuing CPU", \\
-     "" using 4 title "on the issuing CPU, one at a time"
-'''
-    r = subprocess.run(['gnuplot'], input=gp, text=True, capture_output=True)
-    if r.returncode == 0:
-        md.append(f'![where items start]({png})')
-    else:
-        print('gnuplot failed:', r.stderr, file=sys.stderr)
-    os.unlink(dat)
+    rows = []
+    for key, s in summary.items():
+        flavour, cfg = key.split('/')
+        rows.append((f'{flavour} {LABEL.get(cfg, cfg)}',
+                     [s['l3_local'], s['on_cpu'], s['on_cpu_serial']]))
+    line = reporting.histogram(
+        outdir, 'plot-affinity.png', rows,
+        ["in the issuer's L3", 'on the issuing CPU', 'on the issuing CPU, one at a time'],
+        title='Unbound work items: where they start (% of items)', ylabel='%',
+        alt='where items start', yrange='0:105', size='1000,500',
+        xtics='rotate by -35 noenhanced')
+    if line:
+        md.append(line)
     with open(os.path.join(outdir, 'affinity.md'), 'w') as f:
         f.write('\n'.join(md) + '\n')
     print('\n'.join(md))

@@ -11,11 +11,11 @@ medians; beside it, the range of the same ratio within each set of boots
 how noisy the shared machine was.
 """
 import csv
-import json
 import os
 import statistics as st
-import subprocess
 import sys
+
+import reporting
 
 
 def pct(sorted_vals, p):
@@ -100,47 +100,28 @@ def main(raw, outdir, flavours, note):
            'or does more (for throughput); see the unit. mainline is 6.12 '
            'as Debian ships it: it differs from 6.1 in far more than the '
            'workqueue, so its ratios set the series in context, no more.', '']
-    with open(os.path.join(outdir, 'summary.json'), 'w') as f:
-        json.dump(summary, f, indent=2)
-    with open(os.path.join(outdir, 'raw.csv'), 'w') as f:
-        f.write('benchmark,unit,flavour,boot,run,value\n')
-        f.writelines(','.join(r) + '\n' for r in rows)
+    reporting.save_data(outdir, 'summary.json', summary, 'raw.csv',
+                        'benchmark,unit,flavour,boot,run,value', rows)
     # One plot per unit: each flavour's median, bars show its boot range.
     units = sorted({s['unit'] for s in summary.values()})
     labels = {'baseline': 'baseline (6.1)', 'patched': 'patched (wq61)', 'mainline': 'mainline (6.12)'}
-    for i, unit in enumerate(units):
+    for unit in units:
         benches = [b for b, s in summary.items() if s['unit'] == unit]
-        dat = os.path.join(outdir, f'plot{i}.dat')
-        with open(dat, 'w') as f:
-            for b in benches:
-                s = summary[b]
-                cols = []
-                for fl in flavours:
-                    bb = list(s[fl + '_boot_medians'].values())
-                    cols += [s[fl + '_median'], min(bb), max(bb)]
-                f.write(f'"{b}" ' + ' '.join(str(c) for c in cols) + '\n')
-        png = f'plot-{unit.replace("/", "_per_")}.png'
-        plots = ', '.join(
-            (f'"{dat}" using {2 + 3 * j}:{3 + 3 * j}:{4 + 3 * j}' + (':xtic(1)' if j == 0 else '')
-             + f' title "{labels.get(fl, fl)}"') for j, fl in enumerate(flavours))
-        gp = f'''set terminal pngcairo size 900,500
-set output "{os.path.join(outdir, png)}"
-set title "{' vs '.join(flavours)} ({unit}; bars: range of per-boot medians)" noenhanced
-set style data histogram
-set style histogram errorbars gap 2 lw 1
-set style fill solid 0.6 border -1
-set ylabel "{unit}" noenhanced
-set yrange [0:*]
-set key outside bottom center horizontal
-set xtics noenhanced
-plot {plots}
-'''
-        r = subprocess.run(['gnuplot'], input=gp, text=True, capture_output=True)
-        if r.returncode == 0:
-            md.append(f'![{unit}]({png})')
-        else:
-            print('gnuplot failed:', r.stderr, file=sys.stderr)
-        os.unlink(dat)
+        rows = []
+        for b in benches:
+            s = summary[b]
+            cols = []
+            for fl in flavours:
+                bb = list(s[fl + '_boot_medians'].values())
+                cols += [s[fl + '_median'], min(bb), max(bb)]
+            rows.append((b, cols))
+        line = reporting.histogram(
+            outdir, f'plot-{unit.replace("/", "_per_")}.png', rows,
+            [labels.get(fl, fl) for fl in flavours], errorbars=True, alt=unit,
+            title=f"{' vs '.join(flavours)} ({unit}; bars: range of per-boot medians)",
+            ylabel=unit)
+        if line:
+            md.append(line)
     with open(os.path.join(outdir, 'results.md'), 'w') as f:
         f.write('\n'.join(md) + '\n')
     print('\n'.join(md))
