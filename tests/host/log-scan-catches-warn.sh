@@ -4,7 +4,7 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 rc=0
 "$top/scripts/vm.py" -q -f "$WQ61_FLAVOUR" -p small -r "$WQ61_RESDIR/warn" -- \
-	'insmod $WQ61_MODULES/wq61_warn.ko' || rc=$?
+	sh -c 'insmod $WQ61_MODULES/wq61_warn.ko' || rc=$?
 v=$(cat "$WQ61_RESDIR/warn/verdict")
 echo "runner exited $rc, verdict: $v"
 grep -m1 'WARNING:' "$WQ61_RESDIR/warn/scan.txt" 2>/dev/null
