@@ -16,18 +16,16 @@
 # Expected: passes on patched and mainline (disable_numa skipped there);
 # skipped on baseline.
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/host/lib/boot.sh"
 
 # guest NAME APPEND [VM ARGS]: boot big with APPEND, print the key=value lines
 guest() {
-	local dir=$WQ61_RESDIR/boot-scope-$1 append=$2 v
+	local name=$1 append=$2
 	shift 2
-	"$top/scripts/vm.py" -q -f "$WQ61_FLAVOUR" -p big -a "$append" -r "$dir" "$@" \
-		-- "$top/tests/guest/lib/boot-scope.sh" >/dev/null 2>&1 || true
-	v=$(cat "$dir/verdict" 2>/dev/null)
-	[ "$v" = passed ] || { echo "FAIL: guest $1: ${v:-no verdict} ($dir/console.log)"; exit 1; }
+	boot_guest "boot-scope-$name" big "$append" boot-scope.sh "$@"
+	[ "$v" = passed ] || { echo "FAIL: guest $name: ${v:-no verdict} ($dir/console.log)"; exit 1; }
 	grep -E '^(dfl|refused|pools|peak)=' "$dir/output"
 }
-key() { echo "$2" | sed -n "s/^$1=//p"; }
 
 for s in cpu smt cache numa system; do
 	out=$(guest "$s" "workqueue.default_affinity_scope=$s" -e WQ61_BOOTSCOPE_POOLS=1)

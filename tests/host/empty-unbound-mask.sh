@@ -11,10 +11,8 @@
 # Debian 6.1.192 boots with an empty global unbound cpumask ("0", measured
 # 2026-12-06), the bug mainline fixed in 6.7.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-dir=$WQ61_RESDIR/empty-unbound-mask
-"$top/scripts/vm.py" -q -f "$WQ61_FLAVOUR" -p small -a "nohz_full=1-3 isolcpus=0,2-3" -r "$dir" \
-	-- "$top/tests/guest/lib/empty-unbound.sh" >/dev/null 2>&1 || true
-v=$(cat "$dir/verdict" 2>/dev/null)
+. "$top/tests/host/lib/boot.sh"
+boot_guest empty-unbound-mask small "nohz_full=1-3 isolcpus=0,2-3" empty-unbound.sh
 sed 's/^/  guest: /' "$dir/output" 2>/dev/null | head -20
 case $v in
 passed) echo "empty housekeeping intersection: the unbound cpumask keeps to CPU 0, work runs";;

@@ -9,10 +9,8 @@
 # CPU 0's cache pod: cpus_share_cache() compares sched domains those CPUs
 # did not have at boot); skipped on baseline (no affinity scopes).
 top=$(cd "$(dirname "$0")/../.." && pwd)
-dir=$WQ61_RESDIR/late-cpus
-"$top/scripts/vm.py" -q -f "$WQ61_FLAVOUR" -p big -a maxcpus=8 -r "$dir" \
-	-- "$top/tests/guest/lib/late-cpus.sh" >/dev/null 2>&1 || true
-v=$(cat "$dir/verdict" 2>/dev/null)
+. "$top/tests/host/lib/boot.sh"
+boot_guest late-cpus big maxcpus=8 late-cpus.sh
 sed 's/^/  guest: /' "$dir/output" 2>/dev/null | grep -v '^  guest: [a-z]* cpu ' | head -60
 case $v in
 passed) echo "late CPUs: pods, pools and strict cache locality as on a full boot";;

@@ -18,10 +18,8 @@
 # spin (7 in 4 s; wq61 without 0050: 1, and the item waited the 4 s), and
 # such a tick runs the local check.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-dir=$WQ61_RESDIR/nohz-full-hog
-"$top/scripts/vm.py" -q -f "$WQ61_FLAVOUR" -p small -a "nohz_full=2-3" -r "$dir" \
-	-- "$top/tests/guest/lib/nohz-hog.sh" >/dev/null 2>&1 || true
-v=$(cat "$dir/verdict" 2>/dev/null)
+. "$top/tests/host/lib/boot.sh"
+boot_guest nohz-full-hog small "nohz_full=2-3" nohz-hog.sh
 sed 's/^/  guest: /' "$dir/output" 2>/dev/null | head -20
 case $v in
 passed) echo "nohz_full: a hog on a tickless CPU was detected, the item behind it ran";;

@@ -8,6 +8,7 @@
 # After that boot, pwqs replaced by an attribute change must still be
 # released (mainline 6.6 forgot to start the release thread: A6).
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/host/lib/boot.sh"
 lpj=4000000
 cfg=$(. "$top/scripts/common.sh"; out_of "$WQ61_FLAVOUR")/.config
 hz=$(sed -n 's/^CONFIG_HZ=//p' "$cfg")
@@ -19,14 +20,10 @@ echo "HZ=$hz lpj=$lpj: $bogo BogoMIPS, want the default scaled to $want us"
 
 # guest NAME APPEND: boot small with APPEND, print the guest's key=value lines
 guest() {
-	local dir=$WQ61_RESDIR/slow-clock-$1
-	"$top/scripts/vm.py" -q -f "$WQ61_FLAVOUR" -p small -a "$2" -r "$dir" \
-		-- "$top/tests/guest/lib/slow-clock.sh" >/dev/null 2>&1 || true
-	v=$(cat "$dir/verdict" 2>/dev/null)
+	boot_guest "slow-clock-$1" small "$2" slow-clock.sh
 	[ "$v" = passed ] || { echo "FAIL: guest $1: ${v:-no verdict} ($dir/console.log)"; exit 1; }
 	grep -E '^(thresh|bogomips|scaled_line|release)=' "$dir/output"
 }
-key() { echo "$2" | sed -n "s/^$1=//p"; }
 
 out=$(guest scaled "lpj=$lpj")
 echo "$out" | sed 's/^/  lpj only: /'

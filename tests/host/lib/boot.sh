@@ -1,0 +1,18 @@
+# Helpers for the tests/host/*.sh that boot a guest; source it after
+# setting top (the checkout).
+
+# boot_guest NAME PRESET APPEND SCRIPT [VM ARGS...]: boot $WQ61_FLAVOUR on
+# PRESET, APPEND added to the kernel command line, running
+# tests/guest/lib/SCRIPT; the run dir is $WQ61_RESDIR/NAME. Sets dir and v
+# (the runner's verdict; empty if it left none).
+boot_guest() {
+	local name=$1 preset=$2 append=$3 script=$4
+	shift 4
+	dir=$WQ61_RESDIR/$name
+	"$top/scripts/vm.py" -q -f "$WQ61_FLAVOUR" -p "$preset" -a "$append" -r "$dir" "$@" \
+		-- "$top/tests/guest/lib/$script" >/dev/null 2>&1 || true
+	v=$(cat "$dir/verdict" 2>/dev/null)
+}
+
+# key KEY TEXT: the value of the line "KEY=value" in TEXT
+key() { echo "$2" | sed -n "s/^$1=//p"; }
