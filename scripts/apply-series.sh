@@ -10,7 +10,7 @@ PATCHES=$WQ61_TOP/patches
 stamp=$WQ61_CACHE/series.applied
 # The base (fixups) is part of what was applied.
 want="$(series_hash)-$(git -C "$WQ61_GIT" rev-parse base)"
-head=$(git -C "$WQ61_SRC_patched" rev-parse HEAD)
+head=$(git -C "$(src_of patched)" rev-parse HEAD)
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want $head" ]; then
 	log "series unchanged, nothing to apply"
 	exit 0
@@ -30,16 +30,16 @@ while read -r p; do
 	n=$((n + 1))
 done < <(series_list)
 new=$(git -C "$scratch" rev-parse HEAD)
-if [ -n "$(git -C "$WQ61_SRC_patched" status --porcelain --untracked-files=no)" ]; then
-	die "uncommitted changes in $WQ61_SRC_patched; commit and 'make export' them, or discard them"
+if [ -n "$(git -C "$(src_of patched)" status --porcelain --untracked-files=no)" ]; then
+	die "uncommitted changes in $(src_of patched); commit and 'make export' them, or discard them"
 fi
 # Commits made on wq61 since the last apply/export are not in patches/
 # yet: refuse to throw them away.
-cur=$(git -C "$WQ61_SRC_patched" rev-parse HEAD)
+cur=$(git -C "$(src_of patched)" rev-parse HEAD)
 if [ -f "$stamp" ] && [ "$cur" != "$(cut -d' ' -f2 "$stamp")" ] &&
    [ "$cur" != "$(git -C "$WQ61_GIT" rev-parse base)" ] && [ -z "${WQ61_FORCE_IMPORT:-}" ]; then
 	die "branch wq61 has commits not exported to patches/ ('make export' first, or WQ61_FORCE_IMPORT=1 to drop them)"
 fi
-git -C "$WQ61_SRC_patched" reset -q --hard "$new"
+git -C "$(src_of patched)" reset -q --hard "$new"
 echo "$want $new" > "$stamp"
-log "applied $n patch(es) with git am; wq61 is at $(git -C "$WQ61_SRC_patched" log -1 --format='%h %s')"
+log "applied $n patch(es) with git am; wq61 is at $(git -C "$(src_of patched)" log -1 --format='%h %s')"

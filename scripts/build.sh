@@ -1,6 +1,6 @@
 #!/bin/bash
-# Build one flavour: scripts/build.sh FLAVOUR (default patched; the list:
-# flavours() in common.sh, one per tree, e.g. baseline, patched, mainline).
+# Build one flavour: scripts/build.sh FLAVOUR (default patched; the list,
+# with each flavour's source and config: config/flavours).
 # Config: tinyconfig + config/*.config (merge_config.sh, olddefconfig), in
 # the flavour's O= directory; ccache; incremental on rebuilds.
 . "$(dirname "$0")/common.sh"
@@ -8,8 +8,9 @@ flavour=${1:-patched}
 check_flavour "$flavour"
 src=$(src_of "$flavour")
 out=$(out_of "$flavour")
+source=$(flavour_field "$flavour" source)
 
-if [ "$flavour" = mainline ]; then
+if [ "$source" = mainline ]; then
 	"$WQ61_TOP/scripts/deps.sh" mainline
 	if [ ! -f "$src/Makefile" ]; then
 		log "unpacking $(basename "$WQ61_MAINLINE_TARBALL") into $src"
@@ -31,42 +32,36 @@ if [ "$flavour" = mainline ]; then
 	fi
 else
 	"$WQ61_TOP/scripts/prepare-tree.sh"
-	case $flavour in patched*|naive*) "$WQ61_TOP/scripts/apply-series.sh";; esac
-	case $flavour in patched-*|naive*)
+	case $source in wq61|naive) "$WQ61_TOP/scripts/apply-series.sh";; esac
+	if [ "$flavour" != patched ] && [ "$source" != base ]; then
 		# Same source as patched (branch wq61), own worktree and O= dir.
 		if ! git -C "$src" rev-parse -q --verify HEAD >/dev/null 2>&1; then
 			rm -rf "$src"; git -C "$WQ61_GIT" worktree prune
 			git -C "$WQ61_GIT" worktree add -q --detach "$src" wq61
 		fi
 		git -C "$src" checkout -q -f --detach wq61
-		;;
-	esac
-	case $flavour in naive*)
+	fi
+	if [ "$source" = naive ]; then
 		[ -f "${WQ61_NAIVE_DIFF:-}" ] || die "$flavour: WQ61_NAIVE_DIFF must name a tests/naive/*.diff"
 		git -C "$src" apply "$WQ61_NAIVE_DIFF" || die "$flavour: $WQ61_NAIVE_DIFF does not apply"
 		log "$flavour: wq61 with $(basename "$WQ61_NAIVE_DIFF") on top"
-		;;
-	esac
+	fi
 fi
 mkdir -p "$out"
 
 # The flavour is part of the release string, so a guest knows what it runs.
 KMAKE=(make -s -C "$src" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" LOCALVERSION=-wq61-$flavour)
 
-# config/*.config for every flavour, config/FLAVOUR/*.config for one
-# (patched: symbols the series adds; mainline: 6.12's names and symbols;
-# patched-kasan, patched-kcsan: the sanitizer). The sanitizer and naive
-# flavours are the patched source, so they take config/patched/ too, and
-# naive-kasan (naive-kcsan) takes patched-kasan's (patched-kcsan's).
+# config/*.config for every flavour, then config/DIR/*.config for each DIR
+# config/flavours names for it (patched: symbols the series adds;
+# mainline: 6.12's names and symbols; patched-kasan, patched-kcsan: the
+# sanitizer).
 shopt -s nullglob
 frags=("$WQ61_TOP"/config/*.config)
-case $flavour in
-patched-*|naive*) frags+=("$WQ61_TOP"/config/patched/*.config);;
-esac
-case $flavour in
-naive-k?san) frags+=("$WQ61_TOP/config/patched-${flavour#naive-}"/*.config);;
-*) frags+=("$WQ61_TOP/config/$flavour"/*.config);;
-esac
+for d in $(flavour_field "$flavour" config); do
+	[ -d "$WQ61_TOP/config/$d" ] || die "config/flavours: $flavour wants config/$d, which is missing"
+	frags+=("$WQ61_TOP/config/$d"/*.config)
+done
 shopt -u nullglob
 fhash=$(cat "${frags[@]}" | sha1sum | cut -d' ' -f1)
 if [ ! -f "$out/.config" ] || [ "$(cat "$out/.wq61-config" 2>/dev/null)" != "$fhash" ]; then

@@ -16,7 +16,7 @@ out=$WQ61_CACHE/build-configs
 pout=$WQ61_CACHE/build-configs-pristine
 mkdir -p "$out"
 debian=/usr/src/linux-config-6.1/config.amd64_none_amd64.xz
-[ -f "$WQ61_OUT_patched/.config" ] || "$WQ61_TOP/scripts/build.sh" patched
+[ -f "$(out_of patched)/.config" ] || "$WQ61_TOP/scripts/build.sh" patched
 
 # NAME: how the config is made from the patched test config (or Debian's),
 # and the line(s) its .config must then hold.
@@ -28,7 +28,7 @@ make_config() { # NAME DIR
 		# Debian's signing certificates are not in the source package.
 		"$src/scripts/config" --file "$cfg" --set-str SYSTEM_TRUSTED_KEYS "" \
 			--set-str SYSTEM_REVOCATION_KEYS "" --set-str MODULE_SIG_KEY "certs/signing_key.pem";;
-	*) cp "$WQ61_OUT_patched/.config" "$cfg";;
+	*) cp "$(out_of patched)/.config" "$cfg";;
 	esac
 	case $1 in
 	nosmp) "$src/scripts/config" --file "$cfg" --disable SMP;;
@@ -76,7 +76,7 @@ for name in "${configs[@]}"; do
 	if [ -s "$out/warnings.txt" ]; then
 		# Warnings 6.1 has without the series are not ours to fix.
 		mkdir -p "$pout"; make_config "$name" "$pout"
-		compile "$WQ61_SRC_baseline" "$pout" || true
+		compile "$(src_of baseline)" "$pout" || true
 		new=$(comm -23 "$out/warnings.txt" "$pout/warnings.txt" | wc -l)
 	fi
 	if [ "$new" -gt 0 ]; then

@@ -68,8 +68,8 @@ for p in "${series[@]}"; do
 	ign=$(ignore_for "$p")
 	[ -z "$ign" ] || echo "note checkpatch: $p: ignoring $ign (see patches/checkpatch.ignore)"
 	# checkpatch runs spdxcheck.py with "python3": Debian's, which has ply/git.
-	if out=$(PATH=/usr/bin:$PATH perl "$WQ61_SRC_baseline/scripts/checkpatch.pl" --strict -q --no-summary \
-			--root="$WQ61_SRC_baseline" ${ign:+--ignore "$ign"} "$P/$p" 2>&1); then
+	if out=$(PATH=/usr/bin:$PATH perl "$(src_of baseline)/scripts/checkpatch.pl" --strict -q --no-summary \
+			--root="$(src_of baseline)" ${ign:+--ignore "$ign"} "$P/$p" 2>&1); then
 		ok "checkpatch --strict: $p"
 	else
 		ko "checkpatch --strict: $p"; echo "$out" | sed 's/^/    /' | head -40
@@ -81,14 +81,14 @@ done
 # from the patched build), so src-patched and its build stay untouched.
 out=$WQ61_CACHE/build-series
 if [ $am_ok = 1 ] && [ ${#series[@]} -gt 0 ]; then
-	[ -f "$WQ61_OUT_patched/.config" ] || "$WQ61_TOP/scripts/build.sh" patched
+	[ -f "$(out_of patched)/.config" ] || "$WQ61_TOP/scripts/build.sh" patched
 	# Objects the full build produces; a .c file that is #included (like
 	# kernel/workqueue_kunit.c) has no object of its own.
 	mapfile -t objs < <(cat "${series[@]/#/$P/}" | sed -n 's|^+++ b/\(.*\)\.c$|\1.o|p' | sort -u |
-		while read -r o; do [ -f "$WQ61_OUT_patched/$o" ] && echo "$o"; done)
+		while read -r o; do [ -f "$(out_of patched)/$o" ] && echo "$o"; done)
 	mapfile -t commits < <(git -C "$scratch" rev-list --reverse pristine.."$am_head")
 	mkdir -p "$out"
-	cp "$WQ61_OUT_patched/.config" "$out/.config"
+	cp "$(out_of patched)/.config" "$out/.config"
 	kmake() { make -s -C "$scratch" O="$out" CC="ccache gcc" LOCALVERSION=-wq61-patched \
 		-j"$WQ61_JOBS" "$@"; }
 	i=0

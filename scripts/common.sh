@@ -9,39 +9,18 @@ WQ61_JOBS=${WQ61_JOBS:-$(( $(nproc) + 1 ))}
 
 # One git repository holds the pristine tree (tag "pristine"), the base of
 # the test kernels (tag "base" = pristine + fixups/) and the patched branch
-# "wq61" (base + patches/); each flavour has its own worktree and O= dir so
-# that baseline and patched can be built and kept side by side.
+# "wq61" (base + patches/). The flavours (config/flavours: each kernel's
+# family, source and config) each have a worktree $WQ61_CACHE/src-FLAVOUR
+# and an O= directory .build inside it, so that every flavour compiles
+# each file with the same relative paths: with the settings below, ccache
+# serves the second flavour's build from the first's objects (only the
+# files the series changes are compiled twice).
 WQ61_GIT=$WQ61_CACHE/git
-WQ61_SRC_baseline=$WQ61_CACHE/src-baseline
-WQ61_SRC_patched=$WQ61_CACHE/src-patched
-# Each flavour's O= directory sits inside its worktree, so that both
-# flavours compile every file with the same relative paths: with the
-# settings below, ccache then serves the second flavour's build from the
-# first's objects (only the files the series changes are compiled twice).
-WQ61_OUT_baseline=$WQ61_SRC_baseline/.build
-WQ61_OUT_patched=$WQ61_SRC_patched/.build
 # The reference: Debian's linux-source-6.12 (both patch sets merged
-# upstream), unpacked as is, no git; built with the same fragments.
+# upstream), unpacked as is; built with the same fragments.
 WQ61_MAINLINE_TARBALL=${WQ61_MAINLINE_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
-WQ61_SRC_mainline=$WQ61_CACHE/src-mainline
-WQ61_OUT_mainline=$WQ61_SRC_mainline/.build
-# Sanitizer flavours: the patched tree (branch wq61) in worktrees of their
-# own, built with config/patched/ plus config/FLAVOUR/ (make check-sanitizers).
+# make check-sanitizers' flavours
 WQ61_SANITIZERS="patched-kasan patched-kcsan"
-WQ61_SRC_patched_kasan=$WQ61_CACHE/src-patched-kasan
-WQ61_OUT_patched_kasan=$WQ61_SRC_patched_kasan/.build
-WQ61_SRC_patched_kcsan=$WQ61_CACHE/src-patched-kcsan
-WQ61_OUT_patched_kcsan=$WQ61_SRC_patched_kcsan/.build
-# Naive flavours: the patched tree with one of tests/naive/*.diff on top
-# ($WQ61_NAIVE_DIFF), a mainline bug put back on purpose, to show that the
-# test meant to catch it does (make check-naive); naive-kasan and
-# naive-kcsan also get config/patched-kasan/ or config/patched-kcsan/.
-WQ61_SRC_naive=$WQ61_CACHE/src-naive
-WQ61_OUT_naive=$WQ61_SRC_naive/.build
-WQ61_SRC_naive_kasan=$WQ61_CACHE/src-naive-kasan
-WQ61_OUT_naive_kasan=$WQ61_SRC_naive_kasan/.build
-WQ61_SRC_naive_kcsan=$WQ61_CACHE/src-naive-kcsan
-WQ61_OUT_naive_kcsan=$WQ61_SRC_naive_kcsan/.build
 
 export CCACHE_DIR=${CCACHE_DIR:-$WQ61_CACHE/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
@@ -54,13 +33,26 @@ export CCACHE_BASEDIR=$WQ61_CACHE CCACHE_NOHASHDIR=1
 export KBUILD_BUILD_USER=wq61 KBUILD_BUILD_HOST=localhost
 export KBUILD_BUILD_TIMESTAMP=${KBUILD_BUILD_TIMESTAMP:-2023-01-01}
 
-src_of() { local v="WQ61_SRC_${1//-/_}"; echo "${!v}"; }
-out_of() { local v="WQ61_OUT_${1//-/_}"; echo "${!v}"; }
+src_of() { echo "$WQ61_CACHE/src-$1"; }
+out_of() { echo "$WQ61_CACHE/src-$1/.build"; }
 
-# The flavours are the ones with a tree: WQ61_SRC_<flavour, - as _> above.
+# flavour_field FLAVOUR family|source|config: a field of config/flavours
+# (config: the directories, space-separated, empty for "-"); fails for a
+# flavour the table does not have.
+flavour_field() {
+	awk -v f="$1" -v k="$2" '
+		/^[[:space:]]*(#|$)/ { next }
+		$1 == f {
+			if (k == "family") print $2
+			else if (k == "source") print $3
+			else { for (i = 4; i <= NF; i++) if ($i != "-") printf "%s%s", (n++ ? " " : ""), $i; print "" }
+			found = 1; exit
+		}
+		END { exit !found }' "$WQ61_TOP/config/flavours"
+}
+# The flavours build.sh builds: every one of the table but the packages.
 flavours() {
-	local v
-	for v in ${!WQ61_SRC_@}; do v=${v#WQ61_SRC_}; printf '%s\n' "${v//_/-}"; done
+	awk '!/^[[:space:]]*(#|$)/ && $3 != "package" { print $1 }' "$WQ61_TOP/config/flavours"
 }
 check_flavour() {
 	# not grep -q: under pipefail, a grep that quits at the first match

@@ -3,7 +3,7 @@
 # kernel tree as patches/NNNN-subject.patch plus patches/series.
 # Output is stable: no signature, zeroed commit hashes, fixed abbrev.
 . "$(dirname "$0")/common.sh"
-src=$WQ61_SRC_patched
+src=$(src_of patched)
 [ -d "$src" ] || die "no kernel tree yet: make prepare"
 [ -z "$(git -C "$src" status --porcelain --untracked-files=no)" ] ||
 	die "uncommitted changes in $src: commit them first"

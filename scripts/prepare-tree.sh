@@ -10,7 +10,7 @@
 [ -f "$WQ61_TARBALL" ] || die "$WQ61_TARBALL missing: run scripts/deps.sh (apt-get install linux-source-6.1)"
 if ! git -C "$WQ61_GIT" rev-parse -q --verify pristine >/dev/null 2>&1; then
 	log "unpacking $(basename "$WQ61_TARBALL") into $WQ61_GIT"
-	rm -rf "$WQ61_GIT" "$WQ61_SRC_baseline" "$WQ61_SRC_patched"
+	rm -rf "$WQ61_GIT" "$(src_of baseline)" "$(src_of patched)"
 	mkdir -p "$WQ61_GIT"
 	tar -C "$WQ61_GIT" --strip-components=1 -xJf "$WQ61_TARBALL"
 	cd "$WQ61_GIT"
@@ -25,8 +25,8 @@ if ! git -C "$WQ61_GIT" rev-parse -q --verify pristine >/dev/null 2>&1; then
 	git tag pristine
 	# The main tree is only a repository; keep its files out of the way.
 	git checkout -q --detach
-	git worktree add -q --detach "$WQ61_SRC_baseline" pristine
-	git worktree add -q -B wq61 "$WQ61_SRC_patched" pristine
+	git worktree add -q --detach "$(src_of baseline)" pristine
+	git worktree add -q -B wq61 "$(src_of patched)" pristine
 	log "pristine tree ready: $ver"
 fi
 
@@ -57,6 +57,6 @@ if [ "$(cat "$WQ61_CACHE/base.fixups" 2>/dev/null)" != "$fixups_hash" ] ||
 	log "base = pristine + $(fixups_list | wc -l) test-kernel fixup(s)"
 fi
 # The baseline worktree follows base (only the fixups' files change).
-if [ "$(git -C "$WQ61_SRC_baseline" rev-parse HEAD)" != "$(git -C "$WQ61_GIT" rev-parse base)" ]; then
-	git -C "$WQ61_SRC_baseline" checkout -q -f --detach base
+if [ "$(git -C "$(src_of baseline)" rev-parse HEAD)" != "$(git -C "$WQ61_GIT" rev-parse base)" ]; then
+	git -C "$(src_of baseline)" checkout -q -f --detach base
 fi

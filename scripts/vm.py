@@ -120,12 +120,23 @@ def hidden_in_guest(path):
     return None
 
 
+def flavour_row(name):
+    """config/flavours' row for flavour NAME: (family, source, [config dirs])."""
+    with open(os.path.join(TOP, 'config', 'flavours')) as f:
+        rows = [ln.split() for ln in f if ln.strip() and not ln.lstrip().startswith('#')]
+    for r in rows:
+        if r[0] == name and len(r) >= 4:
+            return r[1], r[2], [d for d in r[3:] if d != '-']
+    die("unknown flavour '%s' (config/flavours has: %s)" % (name, ' '.join(r[0] for r in rows)))
+
+
 def guest_env(args, expect):
     """The lines of RUN-DIR/env, sourced by the guest's init."""
     out = os.path.join(CACHE, 'src-' + args.flavour, '.build')
     env = {k: v for k, v in os.environ.items() if k.startswith('WQ61_')}
     env.update(expect)
-    env.update(WQ61_TOP=TOP, WQ61_FLAVOUR=args.flavour, WQ61_PRESET=args.preset,
+    env.update(WQ61_TOP=TOP, WQ61_FLAVOUR=args.flavour, WQ61_FAMILY=flavour_row(args.flavour)[0],
+               WQ61_PRESET=args.preset,
                WQ61_BUILD=out, WQ61_VMLINUX=os.path.join(out, 'vmlinux'),
                WQ61_MODULES=os.path.join(CACHE, 'modules-' + args.flavour),
                WQ61_SRC=os.path.join(CACHE, 'src-' + args.flavour))
@@ -354,6 +365,7 @@ def main():
         args.command = args.command[1:]
     if not re.match(r'^[a-z0-9-]+$', args.flavour):
         die("bad flavour '%s'" % args.flavour)
+    flavour_row(args.flavour)
     if not args.interactive and not args.command:
         die('no command given')
     try:

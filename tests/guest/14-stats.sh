@@ -21,7 +21,7 @@ r=$(hog burn $n 400 2); note "$r"
 burned=$(field cpu_us "$r")
 json=$(wq_monitor -j -i 0 '^wq61_hog_count$') || fail "wq_monitor.py failed"
 note "$json"
-python3 - "$json0" "$json" "$n" "$burned" "$WQ61_FLAVOUR" <<'PY' || exit 1
+python3 - "$json0" "$json" "$n" "$burned" "$WQ61_FAMILY" <<'PY' || exit 1
 import ast, json, sys
 flavour = sys.argv[5]
 errs = []

@@ -63,7 +63,7 @@ note "affinity_strict: 0 and 1 accepted and read back"
 
 # lenient WHAT: mainline accepts this bad input; wq61 does not.
 lenient() {
-	[ "$WQ61_FLAVOUR" = mainline ] || return 1
+	[ "$WQ61_FAMILY" = mainline ] || return 1
 	grep -qxF "$1" "$seen" 2>/dev/null ||
 		note "  mainline accepts $1 (known; wq61 rejects it)"
 	echo "$1" >> "$seen"

@@ -26,7 +26,7 @@ nfail=0 rows=0
 
 bad() { # KNOB KIND RESULT CHANGED: a finding; fails on patched only
 	echo "  $1 $2: $3${4:+, value changed: $4}"
-	[ "$WQ61_FLAVOUR" = patched ] && nfail=$((nfail + 1))
+	[ "$WQ61_FAMILY" = patched ] && nfail=$((nfail + 1))
 	return 0
 }
 

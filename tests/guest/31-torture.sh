@@ -22,7 +22,7 @@ threads=${WQ61_TORTURE_THREADS:-4}
 # wq61_t_iord (WQ_UNBOUND, max_active 1) is ordered in 6.1 and wq61, not in
 # mainline since 6.9 (3bc1e711c26b): checked as ordered everywhere else
 io=/sys/module/wq61_torture/parameters/implicit_ordered
-if [ "$WQ61_FLAVOUR" = mainline ]; then echo 0 > $io; else echo 1 > $io; fi || fail "cannot set $io"
+if [ "$WQ61_FAMILY" = mainline ]; then echo 0 > $io; else echo 1 > $io; fi || fail "cannot set $io"
 ctl=/sys/kernel/debug/wq61_torture/ctl
 SYS=/sys/devices/system/cpu
 P=/sys/module/workqueue/parameters

@@ -77,7 +77,7 @@ part "1 explicit, cpumask changing" $R $bad
 # 2-5: implicitly ordered workqueues are 6.1's promise, which wq61 keeps;
 # mainline dropped it in 6.9 (3bc1e711c26b: WQ_UNBOUND with max_active 1 is
 # no longer made ordered), so they are not checked there.
-if [ "$WQ61_FLAVOUR" != mainline ]; then
+if [ "$WQ61_FAMILY" != mainline ]; then
 	# 2. implicit, as created
 	bad=0
 	for ((i = 0; i < 5; i++)); do

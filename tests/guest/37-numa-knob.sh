@@ -19,7 +19,7 @@ wq=$WQ_SYSFS/wq61_affn
 has_scope=0
 if [ -e $wq/affinity_scope ]; then
 	has_scope=1
-elif [ "$WQ61_FLAVOUR" != baseline ]; then
+elif [ "$WQ61_FAMILY" != baseline ]; then
 	fail "no $wq/affinity_scope"
 fi
 orig_dfl=$(cat $AFFN_DFL 2>/dev/null)

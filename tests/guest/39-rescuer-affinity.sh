@@ -19,7 +19,7 @@ online_all
 save_unbound_cpumask
 allowed() { # WORKQUEUE -> its rescuer's Cpus_allowed_list
 	local comm=$1 pid="" p
-	[ "$WQ61_FLAVOUR" = mainline ] && comm=kworker/R-$1
+	[ "$WQ61_FAMILY" = mainline ] && comm=kworker/R-$1
 	# /proc shows a workqueue kthread's whole name (wq_worker_comm()),
 	# longer than the 15 characters pgrep matches
 	for p in /proc/[0-9]*; do

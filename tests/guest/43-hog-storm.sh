@@ -45,7 +45,7 @@ for cfg in "4 32 100" "$ncpu 16 100"; do
 done
 
 if [ -z "$itsv0" ]; then
-	[ "$WQ61_FLAVOUR" = baseline ] || fail "no $THRESH on $WQ61_FLAVOUR"
+	[ "$WQ61_FAMILY" = baseline ] || fail "no $THRESH on $WQ61_FAMILY"
 	note "baseline: no hog detection, one storm item per CPU; part 2 needs the detection"
 	exit 0
 fi

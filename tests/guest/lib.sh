@@ -7,17 +7,16 @@ note() { echo "$*"; }
 # log scan does not count it as a splat (one extended regex per call).
 expect_message() { echo "$1" >> "$WQ61_RESULTS/expected-messages"; }
 mod() { echo "$WQ61_MODULES/$1.ko"; }
-# The sanitizer kernels (patched-kasan, patched-kcsan) and the Debian
-# packages (deb, deb-lean: make check-deb) are the patched source, the
-# naive ones (make check-naive) claim to be: tests expect of them what
-# they expect of patched.
-WQ61_KERNEL_FLAVOUR=$WQ61_FLAVOUR
-case $WQ61_FLAVOUR in patched-*|naive*|deb|deb-*) WQ61_FLAVOUR=patched;; esac
+# WQ61_FLAVOUR is the kernel booted (config/flavours), WQ61_FAMILY what
+# the tests expect of it: baseline, patched or mainline. The sanitizer
+# kernels and the Debian packages are the patched source, the naive ones
+# claim to be: their family is patched (scripts/vm.py sets both).
+[ -n "${WQ61_FAMILY:-}" ] || { echo "FAIL: no WQ61_FAMILY (run the tests through scripts/vm.py)"; exit 1; }
 
 # wq61_only WHAT: a test (or part) of something mainline does not have
 # (or does differently on purpose): skipped on the mainline flavour.
 wq61_only() {
-	[ "$WQ61_FLAVOUR" = mainline ] && skip "wq61 only: $1"
+	[ "$WQ61_FAMILY" = mainline ] && skip "wq61 only: $1"
 	return 0
 }
 
@@ -82,7 +81,7 @@ save_unbound_cpumask() {
 THRESH=/sys/module/workqueue/parameters/cpu_intensive_thresh_us
 need_feature() { # path what
 	[ -e "$1" ] && return 0
-	[ "$WQ61_FLAVOUR" = baseline ] && skip "$2: not in the baseline kernel"
+	[ "$WQ61_FAMILY" = baseline ] && skip "$2: not in the baseline kernel"
 	fail "$2 missing ($1)"
 }
 
@@ -90,7 +89,7 @@ need_feature() { # path what
 # it drives) still fails on wq61 if one of the series' files is missing.
 wq61_needs() {
 	local f
-	[ "$WQ61_FLAVOUR" = patched ] || return 0
+	[ "$WQ61_FAMILY" = patched ] || return 0
 	for f; do [ -e "$f" ] || fail "missing on wq61: $f"; done
 }
 

@@ -7,7 +7,7 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/common.sh"
 [ "$WQ61_FLAVOUR" = patched ] || { echo "SKIP: the diffs apply to the patched tree only"; exit 4; }
-src=$WQ61_SRC_patched
+src=$(src_of patched)
 [ -d "$src/.git" ] || [ -f "$src/.git" ] || { echo "no patched tree at $src"; exit 1; }
 bad=0 n=0
 for d in "$top"/tests/naive/*.diff; do

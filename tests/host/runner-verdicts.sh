@@ -85,6 +85,18 @@ FAKE_QEMU="ok 0" "$top/scripts/vm.py" -q -p small -r "$d/words" -- printf '%s|' 
 got=$(bash "$d/words/cmd" 2>&1)
 if [ "$got" = "a b|c'd|\$(x)|*|" ]; then echo "ok   command words kept"; else echo "FAIL command words: '$got'"; bad=1; fi
 
+# The flavour comes from config/flavours: the guest gets it and its family;
+# a flavour the table lacks is refused up front (exit 2, no QEMU).
+FAKE_QEMU="ok 0" "$top/scripts/vm.py" -q -p small -f naive-kcsan -r "$d/fam" -- true >/dev/null 2>&1
+got=$(bash -c '. "$1"; echo "$WQ61_FLAVOUR $WQ61_FAMILY"' _ "$d/fam/env")
+rc=0; FAKE_QEMU="ok 0" "$top/scripts/vm.py" -q -p small -f nosuch -r "$d/nosuch" -- true >"$d/nosuch.log" 2>&1 || rc=$?
+if [ "$got" = "naive-kcsan patched" ] && [ $rc = 2 ] && grep -q "unknown flavour 'nosuch'" "$d/nosuch.log" &&
+   [ ! -e "$d/nosuch/fake-qemu.pid" ]; then
+	echo "ok   flavour and family from config/flavours"
+else
+	echo "FAIL flavour: got '$got', unknown flavour exit $rc"; cat "$d/nosuch.log"; bad=1
+fi
+
 # A cache the guest cannot see (it mounts a tmpfs over /tmp): refused up
 # front with exit 2, no QEMU started, no run dir written.
 rc=0; WQ61_CACHE=/tmp/wq61-hidden FAKE_QEMU="ok 0" "$top/scripts/vm.py" -q -p small -r "$d/hidden" \

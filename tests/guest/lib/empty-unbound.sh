@@ -21,7 +21,7 @@ mask=$(cat "$WQ_SYSFS/cpumask")
 echo "unbound_cpumask=$mask"
 [ -n "$mask" ] && [ $((16#$mask)) != 0 ] || fail "the global unbound cpumask is empty ('$mask')"
 [ $((16#$mask)) = 1 ] || fail "the global unbound cpumask is $mask, want CPU 0 alone (1), the nohz_full= housekeeping CPU"
-if [ "$WQ61_FLAVOUR" = patched ]; then
+if [ "$WQ61_FAMILY" = patched ]; then
 	dmesg | grep "workqueue: nohz_full= and isolcpus= share no housekeeping CPU" ||
 		fail "no kernel message on the empty housekeeping intersection"
 fi

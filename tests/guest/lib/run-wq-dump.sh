@@ -7,7 +7,7 @@
 out=$1
 shift
 dump=$WQ61_SRC/tools/workqueue/wq_dump.py
-if [ "$WQ61_FLAVOUR" = mainline ] && [ $# -eq 0 ]; then
+if [ "$WQ61_FAMILY" = mainline ] && [ $# -eq 0 ]; then
 	exec drgn -q -k -s "$WQ61_VMLINUX" "$(dirname "$0")/wq_pods.py" run-wq-dump "$dump" "$out"
 fi
 exec drgn -q -k -s "$WQ61_VMLINUX" "$dump" "$@" > "$out"
