@@ -13,7 +13,7 @@ check() {
 # exits as EXIT-HOW says; it logs each write, so the order shows.
 guest() {
 	printf 'default (cache)\n' > "$d/scope"; printf '7\n' > "$d/thresh"; rm -f "$d/order" "$d/tmpname"
-	WQ61_FLAVOUR=patched bash -c '
+	WQ61_FLAVOUR=patched WQ61_FAMILY=patched bash -c '
 		. "$1/tests/guest/lib.sh"
 		make_tmp; echo "$tmp" > "$2/tmpname"
 		on_exit "echo tmp-still-there=\$([ -d \"\$tmp\" ] && echo yes) >> $2/order"
@@ -46,4 +46,7 @@ check "restore_kept early, and again at exit" "0|early: default 7|default|7" \
 rc=$(guest unknown)
 check "kept on a file never kept fails the test" "1" "$rc"
 grep -q 'was not kept' "$d/out" || { echo "FAIL kept: no message"; bad=1; }
+out=$(env -u WQ61_FAMILY bash -c '. "$1/tests/guest/lib.sh"; echo reached' _ "$top" 2>&1); rc=$?
+check "lib.sh without WQ61_FAMILY (not booted by vm.py): refused" "1 no" \
+	"$rc $(grep -q reached <<< "$out" && echo yes || echo no)"
 exit $bad
