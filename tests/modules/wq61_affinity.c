@@ -50,9 +50,12 @@
  *                         (asleep, idle), item B is queued the same way.
  *                         A round counts when B was run by A's worker: an
  *                         idle worker woken from OUT. Result: "rounds=R
- *                         counted=C starts=S0,S1,...": the CPUs where the
- *                         counted rounds' B started (the test checks they
- *                         are all in ISSUER's pod, not OUT).
+ *                         counted=C starts=S0,S1,... moves=M0,M1,...": the
+ *                         CPUs where the counted rounds' B started, and
+ *                         how often the worker changed CPU between falling
+ *                         asleep on OUT and starting B (se.nr_migrations:
+ *                         1 is the wake-up's own placement, more means the
+ *                         load balancer moved it again before it ran).
  *   hpbegin SLOTS SPIN_US two unbound kthreads (the scheduler moves them
  *                         around) keep queueing to wq61_affn until hpend:
  *                         SLOTS work items in all, each queued again once
@@ -540,6 +543,7 @@ struct repat_item {
 	struct work_struct work;
 	int out;			/* move the worker there; -1: stay */
 	int start_cpu, moved_cpu;
+	u64 migrations;			/* the worker's, when it started */
 	struct task_struct *task;	/* the worker, referenced */
 	struct completion fin;
 };
@@ -552,6 +556,7 @@ static void repat_fn(struct work_struct *work)
 	struct repat_item *it = container_of(work, struct repat_item, work);
 
 	it->start_cpu = raw_smp_processor_id();
+	it->migrations = current->se.nr_migrations;
 	it->task = get_task_struct(current);
 	it->moved_cpu = -1;
 	if (it->out >= 0) {
@@ -571,6 +576,7 @@ static void repat_fn(struct work_struct *work)
 struct repat_run {
 	unsigned int issuer, out, rounds, counted;
 	unsigned int *starts;		/* B's start CPU, counted rounds */
+	unsigned int *moves;		/* migrations from OUT to that start */
 	struct completion done;
 };
 
@@ -595,6 +601,7 @@ static int repat_issuer_fn(void *data)
 	struct repat_run *run = data;
 	struct repat_item a, b;
 	unsigned int i, polls;
+	u64 slept;
 
 	for (i = 0; i < run->rounds; i++) {
 		repat_one(&a, run->issuer, run->out);
@@ -616,9 +623,13 @@ static int repat_issuer_fn(void *data)
 			destroy_work_on_stack(&a.work);
 			continue;
 		}
+		/* asleep: nothing moves it until it is woken */
+		slept = READ_ONCE(a.task->se.nr_migrations);
 		repat_one(&b, run->issuer, -1);
-		if (b.task == a.task)
-			run->starts[run->counted++] = b.start_cpu;
+		if (b.task == a.task) {
+			run->starts[run->counted] = b.start_cpu;
+			run->moves[run->counted++] = b.migrations - slept;
+		}
 		put_task_struct(a.task);
 		put_task_struct(b.task);
 		destroy_work_on_stack(&a.work);
@@ -633,16 +644,19 @@ static int do_repat(unsigned int issuer, unsigned int out, unsigned int rounds)
 	struct repat_run run = { .issuer = issuer, .out = out, .rounds = rounds };
 	struct task_struct *t;
 	unsigned int i;
-	int len;
+	int len, ret = 0;
 
 	run.starts = kcalloc(rounds, sizeof(*run.starts), GFP_KERNEL);
-	if (!run.starts)
-		return -ENOMEM;
+	run.moves = kcalloc(rounds, sizeof(*run.moves), GFP_KERNEL);
+	if (!run.starts || !run.moves) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	init_completion(&run.done);
 	t = kthread_create(repat_issuer_fn, &run, "wq61_repat");
 	if (IS_ERR(t)) {
-		kfree(run.starts);
-		return PTR_ERR(t);
+		ret = PTR_ERR(t);
+		goto out;
 	}
 	kthread_bind(t, issuer);
 	wake_up_process(t);
@@ -652,9 +666,15 @@ static int do_repat(unsigned int issuer, unsigned int out, unsigned int rounds)
 	for (i = 0; i < run.counted; i++)
 		len += scnprintf(result + len, sizeof(result) - len, "%s%u",
 				 i ? "," : "", run.starts[i]);
+	len += scnprintf(result + len, sizeof(result) - len, " moves=");
+	for (i = 0; i < run.counted; i++)
+		len += scnprintf(result + len, sizeof(result) - len, "%s%u",
+				 i ? "," : "", run.moves[i]);
 	scnprintf(result + len, sizeof(result) - len, "\n");
+out:
 	kfree(run.starts);
-	return 0;
+	kfree(run.moves);
+	return ret;
 }
 
 static int ctl_run(const char *cmd, int n, unsigned int a, unsigned int b,
