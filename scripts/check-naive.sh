@@ -31,7 +31,7 @@ while read -r name flavour test; do
 		[ "$v" != interrupted ] || die "interrupted"
 		# The rows by scripts/results.py's rules (on the sanitizer
 		# flavours a splat by itself is no result: see below).
-		case $flavour in naive-k?san) o=(--splats-elsewhere);; *) o=();; esac
+		o=(); if is_sanitizer "$flavour"; then o=(--splats-elsewhere); fi
 		r=$("$WQ61_TOP/scripts/results.py" run "$dir" "$name" "${o[@]}")
 		echo "$r" | sed 's/^/    /'
 		grep '^# FAIL' "$dir/output" | sed 's/^/    /' || true
@@ -42,8 +42,9 @@ while read -r name flavour test; do
 		# not, no splat counts by itself, as 6.1 has
 		# reports of its own (make check-sanitizers lists them): there a
 		# failed test or a report that involves workqueue code catches it,
-		# as sorted by the script that must find none on patched-k?san.
-		case $flavour in naive-k?san)
+		# as sorted by the script that must find none on the patched
+		# sanitizer flavours.
+		if is_sanitizer "$flavour"; then
 			src=0
 			"$WQ61_TOP/scripts/sanitizer-reports.py" --object "$(out_of "$flavour")/kernel/workqueue.o" \
 				--expected "$dir/expected-messages" "$dir/console.log" > "$dir/reports.txt" || src=$?
@@ -51,25 +52,22 @@ while read -r name flavour test; do
 			# 1: a report in workqueue code; 2: it could not sort them
 			[ $src -eq 1 ] && caught=yes
 			[ $src -le 1 ] || die "$name: sanitizer-reports.py failed ($src)"
-			case $v in lost*) ;; *) v=sanitizer;; esac;;
-		esac
+			case $v in lost*) ;; *) v=sanitizer;; esac
+		fi
 		case $v in
 		sanitizer) echo "$r" | grep -q '^FAIL' && caught=yes;;
 		splat) caught=yes; sed 's/^/    /' "$dir/scan.txt" | head -20;;
 		lost*)
-			case $flavour in
-			naive-k?san)
+			if is_sanitizer "$flavour"; then
 				# 6.1's own sanitizer reports prove nothing: only
 				# one in workqueue code (sorted above) catches it.
-				[ "$caught" = yes ] || caught="no (guest $v, no report in workqueue code)";;
-			*)
-				if "$WQ61_TOP/scripts/scan-log.py" --expected "$dir/expected-messages" \
-					"$dir/console.log" > "$dir/scan.txt"; then
-					caught="no (guest $v, no splat)"
-				else
-					caught=yes; sed 's/^/    /' "$dir/scan.txt" | head -20
-				fi;;
-			esac;;
+				[ "$caught" = yes ] || caught="no (guest $v, no report in workqueue code)"
+			elif "$WQ61_TOP/scripts/scan-log.py" --expected "$dir/expected-messages" \
+				"$dir/console.log" > "$dir/scan.txt"; then
+				caught="no (guest $v, no splat)"
+			else
+				caught=yes; sed 's/^/    /' "$dir/scan.txt" | head -20
+			fi;;
 		*) echo "$r" | grep -q '^FAIL' && caught=yes;;
 		esac
 		;;

@@ -10,9 +10,10 @@
 # (space-separated, e.g. "14-* 31-*").
 . "$(dirname "$0")/common.sh"
 flavours=("$@")
-[ ${#flavours[@]} -gt 0 ] || read -r -a flavours <<< "$WQ61_SANITIZERS"
+[ ${#flavours[@]} -gt 0 ] || mapfile -t flavours < <(sanitizers)
 for f in "${flavours[@]}"; do
-	case " $WQ61_SANITIZERS " in *" $f "*) ;; *) die "not a sanitizer flavour: $f ($WQ61_SANITIZERS)";; esac
+	sanitizers | grep -xF -- "$f" > /dev/null ||
+		die "not a sanitizer flavour: $f ($(sanitizers | xargs))"
 done
 
 "$WQ61_TOP/scripts/deps.sh"

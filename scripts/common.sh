@@ -19,8 +19,6 @@ WQ61_GIT=$WQ61_CACHE/git
 # The reference: Debian's linux-source-6.12 (both patch sets merged
 # upstream), unpacked as is; built with the same fragments.
 WQ61_MAINLINE_TARBALL=${WQ61_MAINLINE_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
-# make check-sanitizers' flavours
-WQ61_SANITIZERS="patched-kasan patched-kcsan"
 
 export CCACHE_DIR=${CCACHE_DIR:-$WQ61_CACHE/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
@@ -53,6 +51,25 @@ flavour_field() {
 # The flavours build.sh builds: every one of the table but the packages.
 flavours() {
 	awk '!/^[[:space:]]*(#|$)/ && $3 != "package" { print $1 }' "$WQ61_TOP/config/flavours"
+}
+# is_sanitizer FLAVOUR: its config turns KASAN or KCSAN on, so its log
+# holds reports of 6.1's own that are sorted (sanitizer-reports.py), not
+# taken as splats.
+is_sanitizer() {
+	local d
+	for d in $(flavour_field "$1" config); do
+		grep -qsE '^CONFIG_K[AC]SAN=y' "$WQ61_TOP/config/$d"/*.config && return 0
+	done
+	return 1
+}
+# make check-sanitizers' flavours: the series' kernel with a sanitizer.
+sanitizers() {
+	local f
+	for f in $(flavours); do
+		if [ "$(flavour_field "$f" source)" = wq61 ] && is_sanitizer "$f"; then
+			echo "$f"
+		fi
+	done
 }
 check_flavour() {
 	# not grep -q: under pipefail, a grep that quits at the first match
