@@ -82,17 +82,8 @@ fi
 
 log "deb-$variant: building $release ($WQ61_JOBS jobs, ccache) in $out"
 start=$(date +%s)
-touch "$out/.wq61-build-start"
-"${KMAKE[@]}" -j"$WQ61_JOBS" all > "$out/build.log" 2>&1 & mk=$!
-trap 'kill $mk 2>/dev/null' EXIT
-progress "$out" "$start" $mk "$WQ61_CACHE/objects-deb-$variant"
-brc=0; wait $mk || brc=$?
-trap - EXIT
-if [ $brc -ne 0 ]; then
-	tail -40 "$out/build.log" >&2
+run_build "$out" "$WQ61_CACHE/objects-deb-$variant" "${KMAKE[@]}" -j"$WQ61_JOBS" all ||
 	die "deb-$variant: kernel build failed (full log: $out/build.log)"
-fi
-find "$out" -name '*.o' | wc -l > "$WQ61_CACHE/objects-deb-$variant"
 log "deb-$variant: kernel built in $(( $(date +%s) - start ))s; packaging"
 rm -f "$dst"/*.deb "$dst"/*.buildinfo "$dst"/*.changes
 # bindeb-pkg writes the packages next to the build directory, i.e. into $dst.

@@ -86,18 +86,8 @@ fi
 
 log "$flavour: building bzImage, modules and vmlinux ($WQ61_JOBS jobs, ccache) in $out"
 start=$(date +%s)
-touch "$out/.wq61-build-start"
-"${KMAKE[@]}" -j"$WQ61_JOBS" bzImage modules > "$out/build.log" 2>&1 & mk=$!
-trap 'kill $mk 2>/dev/null' EXIT
-progress "$out" "$start" $mk
-brc=0; wait $mk || brc=$?
-trap - EXIT
-if [ $brc -ne 0 ]; then
-	tail -40 "$out/build.log" >&2
+run_build "$out" "$WQ61_CACHE/objects-$flavour" "${KMAKE[@]}" -j"$WQ61_JOBS" bzImage modules ||
 	die "$flavour: kernel build failed (full log: $out/build.log)"
-fi
-# What a build from scratch compiles: the next build's estimate.
-find "$out" -name '*.o' | wc -l > "$WQ61_CACHE/objects-$flavour"
 # Out-of-tree test modules are built against this tree.
 "${KMAKE[@]}" modules_prepare >/dev/null 2>&1
 log "$flavour: built $(cat "$out/include/config/kernel.release") in $(( $(date +%s) - start ))s"

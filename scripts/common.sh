@@ -114,19 +114,38 @@ scratch_at() {
 	git -C "$1" clean -q -fdx
 }
 
-# progress OUT START PID [COUNT-FILE]: while make (PID) runs, say how far
+# run_build OUT COUNT-FILE MAKE...: run the make command MAKE with its
+# output in OUT/build.log, saying meanwhile how far it got (progress);
+# returns 1 after the log's tail if it fails. COUNT-FILE then holds the
+# objects OUT has: the next build's estimate. A signal to the script stops
+# the make too.
+run_build() {
+	local out=$1 count=$2 start mk brc=0
+	shift 2
+	start=$(date +%s)
+	touch "$out/.wq61-build-start"
+	"$@" > "$out/build.log" 2>&1 & mk=$!
+	# shellcheck disable=SC2064 # the PID now: mk is local
+	trap "kill $mk 2>/dev/null" EXIT
+	progress "$out" "$start" "$mk" "$count"
+	wait "$mk" || brc=$?
+	trap - EXIT
+	if [ $brc -ne 0 ]; then
+		tail -40 "$out/build.log" >&2
+		return 1
+	fi
+	find "$out" -name '*.o' | wc -l > "$count"
+}
+
+# progress OUT START PID COUNT-FILE: while make (PID) runs, say how far
 # it got: objects compiled since START and an estimate of the total (what
-# an earlier build from scratch compiled: COUNT-FILE, else the largest of
-# the test kernels' $WQ61_CACHE/objects-*). A bar on a terminal, a line
-# every 30 s in logs.
+# the last complete build in OUT had: COUNT-FILE; for a first build the
+# test kernel's, $WQ61_CACHE/objects-patched). A bar on a terminal, a
+# line every 30 s in logs.
 progress() {
 	local out=$1 start=$2 pid=$3 est="" tty=0 every=30 n el t=0
 	[ -t 2 ] && tty=1 every=2
-	if [ -n "${4:-}" ]; then
-		est=$(cat "$4" 2>/dev/null || true)
-	else
-		est=$(cat "$WQ61_CACHE"/objects-* 2>/dev/null | sort -n | tail -1 || true)
-	fi
+	est=$(cat "$4" 2>/dev/null || cat "$WQ61_CACHE/objects-patched" 2>/dev/null || true)
 	while kill -0 "$pid" 2>/dev/null; do
 		sleep 1; t=$((t + 1))
 		[ $((t % every)) -eq 0 ] || continue
