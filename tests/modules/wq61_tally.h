@@ -33,15 +33,14 @@ static inline void wq61_tally_item(struct wq61_tally *t, unsigned long queued,
 }
 
 /*
- * One item whose balance is all that is known (queueings minus runs and
- * cancels): @owed > 0 runs never came, @owed < 0 runs were too many.
+ * One item of which only the balance is known (queueings minus runs and
+ * cancels), once nothing runs any more: @owed runs never came. A run
+ * beyond what was queued is a duplicate the caller counts when it
+ * happens, as the balance cannot show it afterwards.
  */
-static inline void wq61_tally_owed(struct wq61_tally *t, long owed)
+static inline void wq61_tally_owed(struct wq61_tally *t, unsigned long owed)
 {
-	if (owed > 0)
-		t->lost += owed;
-	else
-		t->dup += -owed;
+	t->lost += owed;
 }
 
 static inline bool wq61_tally_exact(const struct wq61_tally *t)
