@@ -86,8 +86,9 @@ def tap(path, prefix):
     return out
 
 
-def kunit(path, prefix):
-    """Rows of the KUnit cases in a kernel log (leaf cases, not suites)."""
+def kunit(path):
+    """Rows of the KUnit cases in a kernel log (leaf cases, not suites),
+    named SUITE.CASE (SUITE.CASE.PARAM for parameterised ones)."""
     out = []
     stack = []  # (indent, name) of open subtests
     try:
@@ -112,10 +113,10 @@ def kunit(path, prefix):
                 continue  # not inside KTAP output
             path_names = [n for _, n in stack]
             out.append((status(m.group(2), m.group(5)),
-                        f'{prefix}/' + '.'.join(path_names + [m.group(4)]),
+                        '.'.join(path_names + [m.group(4)]),
                         m.group(5) or ''))
     for _, name in stack:
-        out.append(('LOST', f'{prefix}/{name}', '# suite never finished'))
+        out.append(('LOST', name, '# suite never finished'))
     return out
 
 
@@ -144,13 +145,12 @@ def run(d, prefix, with_kunit=False, ours=(), require=False, splats_elsewhere=Fa
     rows += tap(f'{d}/output', prefix)
     if with_kunit:
         found = set()
-        for st, name, why in kunit(f'{d}/dmesg', prefix):
-            suite = name[len(prefix) + 1:].split('.')[0]
+        for st, name, why in kunit(f'{d}/dmesg'):
+            suite = name.split('.')[0]
             if suite in ours:
                 found.add(suite)
-                rows.append((st, f'{prefix}/kunit/{name[len(prefix) + 1:]}', why))
-            else:
-                rows.append((st, f'{prefix}/kunit-kernel/{name[len(prefix) + 1:]}', why))
+            where = 'kunit' if suite in ours else 'kunit-kernel'
+            rows.append((st, f'{prefix}/{where}/{name}', why))
         if require:
             for s in ours:
                 if s not in found:
@@ -205,7 +205,7 @@ def main(argv):
     if kind == 'tap' and not opts:
         emit(tap(path, prefix))
     elif kind == 'kunit' and not opts:
-        emit(kunit(path, prefix))
+        emit((st, f'{prefix}/{name}', why) for st, name, why in kunit(path))
     elif kind == 'run':
         kw = {'with_kunit': False, 'ours': OURS, 'require': False, 'splats_elsewhere': False}
         i = 0
