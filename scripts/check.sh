@@ -49,17 +49,17 @@ collect() {
 	sed -n 's/^\(not ok\|ok\) .*/  &/p' "$res/$name/output" >&2 2>/dev/null || true
 }
 
-# Each preset says which in-guest tests it runs (TESTS) and whether its
-# boot's KUnit results are counted (KUNIT); presets without TESTS are not
-# part of make check.
-for conf in "$WQ61_TOP"/tests/topology/*.conf; do
-	preset=$(basename "$conf" .conf)
-	read -r tests kunit < <(bash -c '. "$1"; echo "${TESTS:--} ${KUNIT:-no}"' _ "$conf")
-	[ "$tests" != - ] || continue
+# The plan: which in-guest tests on which preset (tests/check-plan), read
+# on fd 3 so that nothing a boot runs can eat its lines from stdin.
+while read -r -u 3 preset kunit tests; do
+	[ -f "$WQ61_TOP/tests/topology/$preset.conf" ] ||
+		die "tests/check-plan: no preset tests/topology/$preset.conf"
+	case $kunit in yes|no) ;; *) die "tests/check-plan: KUNIT of $preset is '$kunit', not yes or no";; esac
+	[ -n "$tests" ] || die "tests/check-plan: no tests for $preset"
 	log "$flavour/$preset: booting and running tests/guest/$tests"
 	boot "$preset" "$preset" -- "$WQ61_TOP/tests/run-in-guest.sh" "$tests"
 	collect "$preset" "$kunit"
-done
+done 3< <(grep -Ev '^[[:space:]]*(#|$)' "$WQ61_TOP/tests/check-plan")
 
 # The series as users get it: git am and quilt onto pristine 6.1,
 # checkpatch, every prefix builds, the config matrix (check-series.sh).
