@@ -5,7 +5,8 @@
 # that switch off what the series' code paths depend on.
 #   scripts/check-configs.sh SRC-TREE   (the series applied, e.g. by
 #                                        check-series.sh)
-# Prints "ok   config NAME ..." or "FAIL config NAME ..." per config.
+# Prints TAP: the plan first, then "ok N config-NAME # what" or
+# "not ok N config-NAME # why" per config, details as "#" lines.
 # One O= directory ($WQ61_CACHE/build-configs) serves every config in
 # turn: switching configs recompiles only what depends on them (ccache).
 . "$(dirname "$0")/common.sh"
@@ -59,18 +60,21 @@ compile() {
 	{ grep 'warning:' "$2/compile.log" || true; } | sed -E "s|$1/||g; s/:[0-9]+:[0-9]+:/:/" | sort -u > "$2/warnings.txt"
 }
 
+echo "1..${#configs[@]}"
+n=0
 for name in "${configs[@]}"; do
+	n=$((n + 1))
 	if [ "$name" = debian ] && [ ! -f "$debian" ]; then
-		echo "FAIL config $name: $debian missing (package linux-config-6.1)"; continue
+		echo "not ok $n config-$name # $debian missing (package linux-config-6.1)"; continue
 	fi
 	make_config "$name" "$out"
 	t=$(date +%s)
 	if ! compile "$src" "$out"; then
-		echo "FAIL config $name: does not build"; { grep -m10 -E 'error|Error' "$out/compile.log" || tail -5 "$out/compile.log"; } | sed 's/^/    /'
+		echo "not ok $n config-$name # does not build"; { grep -m10 -E 'error|Error' "$out/compile.log" || tail -5 "$out/compile.log"; } | sed 's/^/#     /'
 		continue
 	fi
 	if ! grep -qxF "$(want "$name")" "$out/.config"; then
-		echo "FAIL config $name: olddefconfig did not keep '$(want "$name")'"; continue
+		echo "not ok $n config-$name # olddefconfig did not keep '$(want "$name")'"; continue
 	fi
 	new=0
 	if [ -s "$out/warnings.txt" ]; then
@@ -80,9 +84,9 @@ for name in "${configs[@]}"; do
 		new=$(comm -23 "$out/warnings.txt" "$pout/warnings.txt" | wc -l)
 	fi
 	if [ "$new" -gt 0 ]; then
-		echo "FAIL config $name: $new new W=1 warning(s)"
-		comm -23 "$out/warnings.txt" "$pout/warnings.txt" | head -10 | sed 's/^/    /'
+		echo "not ok $n config-$name # $new new W=1 warning(s)"
+		comm -23 "$out/warnings.txt" "$pout/warnings.txt" | head -10 | sed 's/^/#     /'
 	else
-		echo "ok   config $name: ${objs[*]} W=1, no new warnings ($(wc -l < "$out/warnings.txt") also in 6.1; $(( $(date +%s) - t ))s)"
+		echo "ok $n config-$name # ${objs[*]} W=1, no new warnings ($(wc -l < "$out/warnings.txt") also in 6.1; $(( $(date +%s) - t ))s)"
 	fi
 done

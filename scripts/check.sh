@@ -80,14 +80,13 @@ if [ "$flavour" = patched ]; then
 		log "series checks (make check-series)"
 		"$WQ61_TOP/scripts/check-series.sh" > "$res/check-series.log" 2>&1 || true
 		# Only a run that finished is worth reusing, whatever its verdict.
-		if grep -q '^[0-9]* passed, [0-9]* failed$' "$res/check-series.log"; then
+		if grep -q '^# [0-9]* passed, [0-9]* failed$' "$res/check-series.log"; then
 			{ echo "$key"; cat "$res/check-series.log"; } > "$memo"
 		fi
 	fi
 	sed 's/^/    /' "$res/check-series.log" >&2
-	sed -n 's/^ok   \(.*\)/PASS series\/\1/p; s/^FAIL \(.*\)/FAIL series\/\1/p' "$res/check-series.log" \
-		| sed 's/^\(PASS\|FAIL\) series\/\([^ ]*\) /\1 series\/\2_/' >> "$results"
-	grep -q '^[0-9]* passed, [0-9]* failed$' "$res/check-series.log" ||
+	"$WQ61_TOP/scripts/results.py" tap "$res/check-series.log" series >> "$results"
+	grep -q '^# [0-9]* passed, [0-9]* failed$' "$res/check-series.log" ||
 		record FAIL series/check-series "(did not finish: $res/check-series.log)"
 fi
 
