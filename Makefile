@@ -16,101 +16,101 @@ help:
 	@sed -n 's/^## make /  make /p' $(firstword $(MAKEFILE_LIST))
 
 deps:
-	@$(S)/deps.sh
+	@$(S)/build/deps.sh
 
 prepare: deps
-	@$(S)/prepare-tree.sh
+	@$(S)/tree/prepare-tree.sh
 
 apply: prepare
-	@$(S)/apply-series.sh
+	@$(S)/tree/apply-series.sh
 
 ## make build    build FLAVOUR (patched) and its test modules (build-baseline: 6.1)
 build: deps
-	@$(S)/build.sh $(FLAVOUR)
-	@$(S)/build-modules.sh $(FLAVOUR)
+	@$(S)/build/build.sh $(FLAVOUR)
+	@$(S)/build/build-modules.sh $(FLAVOUR)
 
 build-baseline: deps
-	@$(S)/build.sh baseline
-	@$(S)/build-modules.sh baseline
+	@$(S)/build/build.sh baseline
+	@$(S)/build/build-modules.sh baseline
 
 ## make run      build the patched kernel, boot it (PRESET=big) and show it working
 run: build
-	@$(S)/vm.py -f $(FLAVOUR) -p $(PRESET) -a "$(APPEND)" -- $(CURDIR)/scripts/demo.sh
+	@$(S)/guest/vm.py -f $(FLAVOUR) -p $(PRESET) -a "$(APPEND)" -- $(CURDIR)/scripts/guest/demo.sh
 
 ## make shell    interactive shell in the guest (exit to power off)
 shell: build
-	@$(S)/vm.py -f $(FLAVOUR) -p $(PRESET) -a "$(APPEND)" -i
+	@$(S)/guest/vm.py -f $(FLAVOUR) -p $(PRESET) -a "$(APPEND)" -i
 
 ## make check    build if needed, boot, run every test; "N passed, N failed, N lost, N skipped"
 check:
-	@$(S)/check.sh $(FLAVOUR)
+	@$(S)/check/check.sh $(FLAVOUR)
 
 check-baseline:
-	@$(S)/check.sh baseline
+	@$(S)/check/check.sh baseline
 
 ## make test     T='22-* 25-*': only these in-guest tests (globs of tests/guest/) on
 ##                  FLAVOUR/PRESET; the run dir it names holds output, console.log, scan.txt
 T ?= *
 test: build
-	@$(S)/vm.py -f $(FLAVOUR) -p $(PRESET) -a "$(APPEND)" -t 3600 -- $(CURDIR)/tests/run-in-guest.sh "$(T)"
+	@$(S)/guest/vm.py -f $(FLAVOUR) -p $(PRESET) -a "$(APPEND)" -t 3600 -- $(CURDIR)/tests/run-in-guest.sh "$(T)"
 
 ## make check-sanitizers  patched kernel with KASAN+UBSAN+kmemleak, then KCSAN:
 ##                  whole in-guest suite each; no report may involve workqueue code
 check-sanitizers: deps
-	@$(S)/check-sanitizers.sh
+	@$(S)/check/check-sanitizers.sh
 
 ## make check-naive  mainline's bugs put back one at a time (tests/naive/): each
 ##                  must make the test meant to catch it fail
 check-naive: deps
-	@$(S)/check-naive.sh $(CASES)
+	@$(S)/check/check-naive.sh $(CASES)
 
 ## make check-series  git am + quilt --fuzz=0, checkpatch --strict, bisectable
 check-series: deps
-	@$(S)/check-series.sh
+	@$(S)/check/check-series.sh
 
 ## make deb      Debian packages (bindeb-pkg) of Debian's 6.1 + the series with Debian's
 ##                  config, in ~/.cache/wq61/deb-full/; DEB_CONFIG=lean: only the modules
 ##                  a QEMU guest needs (deb-lean/)
 deb: deps
-	@DEB_CONFIG=$(or $(DEB_CONFIG),full) $(S)/build-deb.sh
+	@DEB_CONFIG=$(or $(DEB_CONFIG),full) $(S)/build/build-deb.sh
 
 ## make check-deb  the packages unpacked (never installed), their kernel booted in QEMU,
 ##                  the in-guest suite run on it (DEB_CONFIG=lean by default)
 check-deb: deps
-	@DEB_CONFIG=$(or $(DEB_CONFIG),lean) $(S)/check-deb.sh
+	@DEB_CONFIG=$(or $(DEB_CONFIG),lean) $(S)/check/check-deb.sh
 
 ## make bench    baseline, patched, mainline: wall clock and instruction counts, affinity
 ##                  scopes, the kworker storm; bench/results/
 bench: deps
-	@$(S)/bench.sh
+	@bench/bench.sh
 
 ## make bench-storm  the kworker storm (issue 24) on baseline, patched, mainline;
 ##                  bench/results/storm.md
 bench-storm: deps
-	@$(S)/bench-storm.sh
+	@bench/bench-storm.sh
 
 ## make boot-loop  N boots (N=100, P=2 at a time) of FLAVOUR/PRESET: lost boots
 N ?= 100
 P ?= 2
 boot-loop: deps
-	@$(S)/boot-loop.sh $(FLAVOUR) $(N) $(P) $(PRESET)
+	@$(S)/check/boot-loop.sh $(FLAVOUR) $(N) $(P) $(PRESET)
 
 ## make torture  DURATION=seconds (600) of tests/guest/31-torture.sh on FLAVOUR/PRESET
 DURATION ?= 600
 THREADS ?= 4
 torture: build
-	@$(S)/vm.py -f $(FLAVOUR) -p $(PRESET) -a "$(APPEND)" -t $$(( $(DURATION) + 900 )) \
+	@$(S)/guest/vm.py -f $(FLAVOUR) -p $(PRESET) -a "$(APPEND)" -t $$(( $(DURATION) + 900 )) \
 		-e WQ61_TORTURE_DURATION=$(DURATION) -e WQ61_TORTURE_THREADS=$(THREADS) \
 		-e WQ61_TEST_TIMEOUT=$$(( $(DURATION) + 600 )) \
 		-- $(CURDIR)/tests/run-in-guest.sh '31-*'
 
 ## make export   kernel tree commits (base..wq61) -> patches/
 export:
-	@$(S)/export-series.sh
+	@$(S)/tree/export-series.sh
 
 ## make import   patches/ -> kernel tree branch wq61 (git am)
 import: prepare
-	@$(S)/apply-series.sh
+	@$(S)/tree/apply-series.sh
 
 clean-runs:
 	rm -rf $${WQ61_CACHE:-$$HOME/.cache/wq61}/runs

@@ -53,7 +53,7 @@ flavours() {
 	awk '!/^[[:space:]]*(#|$)/ && $3 != "package" { print $1 }' "$WQ61_TOP/config/flavours"
 }
 # is_sanitizer FLAVOUR: its config turns KASAN or KCSAN on, so its log
-# holds reports of 6.1's own that are sorted (sanitizer-reports.py), not
+# holds reports of 6.1's own that are sorted (sanitizer_reports.py), not
 # taken as splats.
 is_sanitizer() {
 	local d

@@ -5,7 +5,7 @@
 # runs the tests of tests/guest (NN-*.sh, NN-*.py) or tests/host (*.sh)
 # matching GLOBS (space-separated, e.g. '1[06]-* 31-*'; default all), each
 # with a timeout, and prints TAP: the plan and the tests' names first, the
-# tests' own output as "#" lines. scripts/results.py reads it.
+# tests' own output as "#" lines. scripts/report/results.py reads it.
 # Exit status of a test: 0 pass, 4 skip, anything else fail.
 top=$(cd "$(dirname "$0")/.." && pwd)
 kind=${1:-}
@@ -15,7 +15,7 @@ guest)	# The guest's runner has no terminal: a test that runs over its
 	fg=();;
 host)	# On the host the runner is in the terminal's process group, so
 	# that ^C reaches the test and its guests; a timed-out test's guests
-	# end by their own limits (scripts/vm.py -t).
+	# end by their own limits (scripts/guest/vm.py -t).
 	fg=(--foreground);;
 *) echo "usage: run-tests.sh guest|host [GLOBS]" >&2; exit 2;;
 esac
@@ -32,7 +32,7 @@ done
 echo "TAP version 13"
 echo "1..${#tests[@]}"
 # The names, so that tests which never report (the guest died) can be
-# named as "not run" by scripts/results.py.
+# named as "not run" by scripts/report/results.py.
 names=(); for t in "${tests[@]}"; do n=$(basename "$t"); names+=("${n%.*}"); done
 echo "# wq61-tests: ${names[*]}"
 i=0

@@ -52,7 +52,7 @@ mem() { awk '/^SUnreclaim:|^Percpu:/ {s += $2} END {print s}' /proc/meminfo; }
 # in the allocation's backtrace: a function of kernel/workqueue.o (nm of
 # the build the guest runs) other than the executors every work item runs
 # under (process_one_work, worker_thread, rescuer_thread: a work function
-# that leaks is not the workqueue's leak), as scripts/sanitizer-reports.py
+# that leaks is not the workqueue's leak), as scripts/report/sanitizer_reports.py
 # decides for KASAN and KCSAN; or a function of a wq61 test module. A
 # frame is "[<ADDRESS>] func+off/len [module]"; the address may be hashed
 # to "(____ptrval____)".

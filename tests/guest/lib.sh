@@ -10,8 +10,8 @@ mod() { echo "$WQ61_MODULES/$1.ko"; }
 # WQ61_FLAVOUR is the kernel booted (config/flavours), WQ61_FAMILY what
 # the tests expect of it: baseline, patched or mainline. The sanitizer
 # kernels and the Debian packages are the patched source, the naive ones
-# claim to be: their family is patched (scripts/vm.py sets both).
-[ -n "${WQ61_FAMILY:-}" ] || { echo "FAIL: no WQ61_FAMILY (run the tests through scripts/vm.py)"; exit 1; }
+# claim to be: their family is patched (scripts/guest/vm.py sets both).
+[ -n "${WQ61_FAMILY:-}" ] || { echo "FAIL: no WQ61_FAMILY (run the tests through scripts/guest/vm.py)"; exit 1; }
 
 # wq61_only WHAT: a test (or part) of something mainline does not have
 # (or does differently on purpose): skipped on the mainline flavour.

@@ -5,7 +5,7 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 dir=$WQ61_RESDIR/baseline-starvation
 rc=0
-"$top/scripts/vm.py" -q -f baseline -p small -r "$dir" -- bash -c '
+"$top/scripts/guest/vm.py" -q -f baseline -p small -r "$dir" -- bash -c '
 	insmod $WQ61_MODULES/wq61_hog.ko || exit 1
 	for i in 1 2 3; do
 		echo "starve 3 300" > /sys/kernel/debug/wq61_hog/ctl || exit 1

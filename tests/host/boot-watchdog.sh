@@ -8,7 +8,7 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 dir=$WQ61_RESDIR/boot-watchdog
 rc=0
-WQ61_BOOT_SILENCE=10 "$top/scripts/vm.py" -q -f "$WQ61_FLAVOUR" -p small -a rootdelay=600 \
+WQ61_BOOT_SILENCE=10 "$top/scripts/guest/vm.py" -q -f "$WQ61_FLAVOUR" -p small -a rootdelay=600 \
 	-r "$dir" -- true || rc=$?
 v=$(cat "$dir/verdict")
 echo "runner exited $rc, verdict: $v"

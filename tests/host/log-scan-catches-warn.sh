@@ -3,7 +3,7 @@
 # preset, load wq61_warn (WARN_ON(1)) and expect the verdict "splat".
 top=$(cd "$(dirname "$0")/../.." && pwd)
 rc=0
-"$top/scripts/vm.py" -q -f "$WQ61_FLAVOUR" -p small -r "$WQ61_RESDIR/warn" -- \
+"$top/scripts/guest/vm.py" -q -f "$WQ61_FLAVOUR" -p small -r "$WQ61_RESDIR/warn" -- \
 	sh -c 'insmod $WQ61_MODULES/wq61_warn.ko' || rc=$?
 v=$(cat "$WQ61_RESDIR/warn/verdict")
 echo "runner exited $rc, verdict: $v"

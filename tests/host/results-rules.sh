@@ -1,9 +1,9 @@
 #!/bin/bash
-# scripts/results.py, the one collector, on made-up run directories: each
+# scripts/report/results.py, the one collector, on made-up run directories: each
 # of its rules (docstring) gives the rows it states, and the summary line
 # agrees with the rows and fails on a FAIL or a LOST.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-res=$top/scripts/results.py
+res=$top/scripts/report/results.py
 d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
 bad=0
 # check NAME WANT GOT: rows compared as one line each, joined by '|'

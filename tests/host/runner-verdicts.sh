@@ -13,7 +13,7 @@ run() {
 	local name=$1 want=$2 want_rc=$3 mode=$4; shift 4
 	local envs=() rc=0 got pid
 	while [ "$1" != -- ]; do envs+=("$1"); shift; done; shift
-	env FAKE_QEMU="$mode" "${envs[@]}" "$top/scripts/vm.py" -q -p small -r "$d/$name" "$@" -- true \
+	env FAKE_QEMU="$mode" "${envs[@]}" "$top/scripts/guest/vm.py" -q -p small -r "$d/$name" "$@" -- true \
 		>"$d/$name.log" 2>&1 || rc=$?
 	got=$(cat "$d/$name/verdict" 2>/dev/null)
 	pid=$(cat "$d/$name/fake-qemu.pid" 2>/dev/null)
@@ -50,7 +50,7 @@ grep -q 'NMI received' "$d/silent/console.log" && grep -q 'fake answer to info l
 	{ echo "FAIL silent: no NMI backtrace or stall info"; bad=1; }
 
 # Ctrl-C: "interrupted", exit 130, QEMU gone.
-FAKE_QEMU=hang "$top/scripts/vm.py" -q -p small -r "$d/int" -- true >"$d/int.log" 2>&1 & r=$!
+FAKE_QEMU=hang "$top/scripts/guest/vm.py" -q -p small -r "$d/int" -- true >"$d/int.log" 2>&1 & r=$!
 for _ in $(seq 100); do grep -q 'wq61-guest: up' "$d/int/console.log" 2>/dev/null && break; sleep 0.1; done
 kill -INT $r; rc=0; wait $r || rc=$?
 pid=$(cat "$d/int/fake-qemu.pid")
@@ -62,7 +62,7 @@ else
 fi
 
 # A runner killed with SIGKILL cannot stop QEMU itself: the kernel does.
-FAKE_QEMU=hang "$top/scripts/vm.py" -q -p small -r "$d/kill9" -- true >"$d/kill9.log" 2>&1 & r=$!
+FAKE_QEMU=hang "$top/scripts/guest/vm.py" -q -p small -r "$d/kill9" -- true >"$d/kill9.log" 2>&1 & r=$!
 for _ in $(seq 100); do grep -q 'wq61-guest: up' "$d/kill9/console.log" 2>/dev/null && break; sleep 0.1; done
 pid=$(cat "$d/kill9/fake-qemu.pid")
 kill -9 $r; wait $r 2>/dev/null
@@ -74,22 +74,22 @@ else
 fi
 
 # Every WQ61_* variable reaches the guest, quoted safely; -e too.
-WQ61_ODD="a b 'c' \$(x) \"d\"" FAKE_QEMU="ok 0" "$top/scripts/vm.py" -q -p small -r "$d/env" \
+WQ61_ODD="a b 'c' \$(x) \"d\"" FAKE_QEMU="ok 0" "$top/scripts/guest/vm.py" -q -p small -r "$d/env" \
 	-e 'EXTRA=x;y' -- true >/dev/null 2>&1
 got=$(bash -c '. "$1"; printf "%s|%s|%s" "$WQ61_ODD" "$EXTRA" "$EXPECT_NR_CPUS"' _ "$d/env/env")
 if [ "$got" = "a b 'c' \$(x) \"d\"|x;y|4" ]; then echo "ok   env forwarded"; else echo "FAIL env: '$got'"; bad=1; fi
 
 # The command reaches the guest word for word: no caller quotes for vm.py.
-FAKE_QEMU="ok 0" "$top/scripts/vm.py" -q -p small -r "$d/words" -- printf '%s|' "a b" "c'd" '$(x)' '*' \
+FAKE_QEMU="ok 0" "$top/scripts/guest/vm.py" -q -p small -r "$d/words" -- printf '%s|' "a b" "c'd" '$(x)' '*' \
 	>/dev/null 2>&1
 got=$(bash "$d/words/cmd" 2>&1)
 if [ "$got" = "a b|c'd|\$(x)|*|" ]; then echo "ok   command words kept"; else echo "FAIL command words: '$got'"; bad=1; fi
 
 # The flavour comes from config/flavours: the guest gets it and its family;
 # a flavour the table lacks is refused up front (exit 2, no QEMU).
-FAKE_QEMU="ok 0" "$top/scripts/vm.py" -q -p small -f naive-kcsan -r "$d/fam" -- true >/dev/null 2>&1
+FAKE_QEMU="ok 0" "$top/scripts/guest/vm.py" -q -p small -f naive-kcsan -r "$d/fam" -- true >/dev/null 2>&1
 got=$(bash -c '. "$1"; echo "$WQ61_FLAVOUR $WQ61_FAMILY"' _ "$d/fam/env")
-rc=0; FAKE_QEMU="ok 0" "$top/scripts/vm.py" -q -p small -f nosuch -r "$d/nosuch" -- true >"$d/nosuch.log" 2>&1 || rc=$?
+rc=0; FAKE_QEMU="ok 0" "$top/scripts/guest/vm.py" -q -p small -f nosuch -r "$d/nosuch" -- true >"$d/nosuch.log" 2>&1 || rc=$?
 if [ "$got" = "naive-kcsan patched" ] && [ $rc = 2 ] && grep -q "unknown flavour 'nosuch'" "$d/nosuch.log" &&
    [ ! -e "$d/nosuch/fake-qemu.pid" ]; then
 	echo "ok   flavour and family from config/flavours"
@@ -99,7 +99,7 @@ fi
 
 # A cache the guest cannot see (it mounts a tmpfs over /tmp): refused up
 # front with exit 2, no QEMU started, no run dir written.
-rc=0; WQ61_CACHE=/tmp/wq61-hidden FAKE_QEMU="ok 0" "$top/scripts/vm.py" -q -p small -r "$d/hidden" \
+rc=0; WQ61_CACHE=/tmp/wq61-hidden FAKE_QEMU="ok 0" "$top/scripts/guest/vm.py" -q -p small -r "$d/hidden" \
 	-- true >"$d/hidden.log" 2>&1 || rc=$?
 if [ $rc = 2 ] && grep -q 'under /tmp, which the guest mounts a tmpfs over' "$d/hidden.log" &&
    [ ! -e "$d/hidden" ]; then
@@ -111,7 +111,7 @@ fi
 # -k/-I (make check-deb): that kernel and initramfs, whatever the flavour;
 # an initramfs that is not there is refused before QEMU starts.
 touch "$d/vmlinuz" "$d/initrd.img"
-FAKE_QEMU="ok 0" "$top/scripts/vm.py" -q -p small -f deb-lean -r "$d/kimg" -k "$d/vmlinuz" -I "$d/initrd.img" \
+FAKE_QEMU="ok 0" "$top/scripts/guest/vm.py" -q -p small -f deb-lean -r "$d/kimg" -k "$d/vmlinuz" -I "$d/initrd.img" \
 	-- true >"$d/kimg.log" 2>&1 || true
 got=$(grep -A1 -xE -- '-kernel|-initrd' "$d/kimg/fake-qemu.argv" 2>/dev/null | grep -v -- -- | tr '\n' ' ')
 if [ "$got" = "-kernel $d/vmlinuz -initrd $d/initrd.img " ] && [ "$(cat "$d/kimg/verdict")" = passed ]; then
@@ -119,7 +119,7 @@ if [ "$got" = "-kernel $d/vmlinuz -initrd $d/initrd.img " ] && [ "$(cat "$d/kimg
 else
 	echo "FAIL -k/-I: QEMU got '$got', verdict '$(cat "$d/kimg/verdict" 2>/dev/null)'"; cat "$d/kimg.log"; bad=1
 fi
-rc=0; FAKE_QEMU="ok 0" "$top/scripts/vm.py" -q -p small -r "$d/noird" -k "$d/vmlinuz" -I "$d/none.img" \
+rc=0; FAKE_QEMU="ok 0" "$top/scripts/guest/vm.py" -q -p small -r "$d/noird" -k "$d/vmlinuz" -I "$d/none.img" \
 	-- true >"$d/noird.log" 2>&1 || rc=$?
 if [ $rc = 2 ] && grep -q "no initramfs at $d/none.img" "$d/noird.log" && [ ! -e "$d/noird/fake-qemu.pid" ]; then
 	echo "ok   missing initramfs refused"
@@ -128,7 +128,7 @@ else
 fi
 
 # A guest that died mid-suite: the tests that never ran are LOST.
-got=$("$top/scripts/results.py" tap "$d/mid-suite/output" g | tr '\n' ' ')
+got=$("$top/scripts/report/results.py" tap "$d/mid-suite/output" g | tr '\n' ' ')
 want='PASS g/00-a PASS g/01-b LOST g/02-c # not run LOST g/03-d # not run LOST g/04-e # not run '
 if [ "$got" = "$want" ]; then echo "ok   results: not-run tests counted"; else echo "FAIL results: '$got'"; bad=1; fi
 exit $bad

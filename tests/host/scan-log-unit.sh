@@ -1,8 +1,8 @@
 #!/bin/bash
-# scripts/scan-log.py on synthetic logs: splats fail, declared ones and the
+# scripts/report/scan_log.py on synthetic logs: splats fail, declared ones and the
 # lockdep/RCU boot banners do not.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-scan=$top/scripts/scan-log.py
+scan=$top/scripts/report/scan_log.py
 d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 cat > "$d/clean" <<'L'
@@ -27,4 +27,4 @@ printf '[ 2.0] workqueue: f hogged CPU for >10000us 4 times\n[ 3.0] WARNING: CPU
 echo 'WARNING: .* wq61_warn_init' > "$d/expected"
 "$scan" --expected "$d/expected" "$d/bad" >/dev/null || fail "declared message still fails the scan"
 "$scan" "$d/bad" >/dev/null && fail "undeclared WARNING passed"
-echo "scan-log.py: all cases behave"
+echo "scan_log.py: all cases behave"

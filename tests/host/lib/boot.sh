@@ -9,7 +9,7 @@ boot_guest() {
 	local name=$1 preset=$2 append=$3 script=$4
 	shift 4
 	dir=$WQ61_RESDIR/$name
-	"$top/scripts/vm.py" -q -f "$WQ61_FLAVOUR" -p "$preset" -a "$append" -r "$dir" "$@" \
+	"$top/scripts/guest/vm.py" -q -f "$WQ61_FLAVOUR" -p "$preset" -a "$append" -r "$dir" "$@" \
 		-- "$top/tests/guest/lib/$script" >/dev/null 2>&1 || true
 	v=$(cat "$dir/verdict" 2>/dev/null)
 }

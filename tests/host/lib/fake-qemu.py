@@ -6,7 +6,7 @@ The runner starts it as it would QEMU (WQ61_QEMU=this file). It finds the
 run directory (the "results" 9p share) and the monitor socket in its
 arguments, answers the human monitor ("(qemu) " prompts; "nmi" prints a
 backtrace like unknown_nmi_panic and exits), and plays the guest's part
-of scripts/guest-init.sh as $FAKE_QEMU says:
+of scripts/guest/guest-init.sh as $FAKE_QEMU says:
 
   ok N        boots, runs the "command" (exit status N), powers off
   splat       like ok 0, but dmesg holds a WARNING

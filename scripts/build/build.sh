@@ -1,9 +1,9 @@
 #!/bin/bash
-# Build one flavour: scripts/build.sh FLAVOUR (default patched; the list,
+# Build one flavour: scripts/build/build.sh FLAVOUR (default patched; the list,
 # with each flavour's source and config: config/flavours).
 # Config: tinyconfig + config/*.config (merge_config.sh, olddefconfig), in
 # the flavour's O= directory; ccache; incremental on rebuilds.
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/../common.sh"
 flavour=${1:-patched}
 check_flavour "$flavour"
 src=$(src_of "$flavour")
@@ -11,7 +11,7 @@ out=$(out_of "$flavour")
 source=$(flavour_field "$flavour" source)
 
 if [ "$source" = mainline ]; then
-	"$WQ61_TOP/scripts/deps.sh" mainline
+	"$WQ61_TOP/scripts/build/deps.sh" mainline
 	if [ ! -f "$src/Makefile" ]; then
 		log "unpacking $(basename "$WQ61_MAINLINE_TARBALL") into $src"
 		rm -rf "$src"; mkdir -p "$src"
@@ -31,8 +31,8 @@ if [ "$source" = mainline ]; then
 		git -C "$src" tag mainline
 	fi
 else
-	"$WQ61_TOP/scripts/prepare-tree.sh"
-	case $source in wq61|naive) "$WQ61_TOP/scripts/apply-series.sh";; esac
+	"$WQ61_TOP/scripts/tree/prepare-tree.sh"
+	case $source in wq61|naive) "$WQ61_TOP/scripts/tree/apply-series.sh";; esac
 	if [ "$flavour" != patched ] && [ "$source" != base ]; then
 		# Same source as patched (branch wq61), own worktree and O= dir.
 		if ! git -C "$src" rev-parse -q --verify HEAD >/dev/null 2>&1; then

@@ -1,19 +1,19 @@
 #!/bin/bash
 # make check: build (if needed), boot, run every test, print one summary
 # line "N passed, N failed, N lost, N skipped"; exit non-zero on any failure
-# or loss (scripts/results.py counts it from results.txt).
-#   scripts/check.sh [baseline|patched]
-. "$(dirname "$0")/common.sh"
+# or loss (scripts/report/results.py counts it from results.txt).
+#   scripts/check/check.sh [baseline|patched]
+. "$(dirname "$0")/../common.sh"
 flavour=${1:-patched}
 check_flavour "$flavour"
 
-"$WQ61_TOP/scripts/deps.sh"
-"$WQ61_TOP/scripts/build.sh" "$flavour"
-"$WQ61_TOP/scripts/build-modules.sh" "$flavour"
+"$WQ61_TOP/scripts/build/deps.sh"
+"$WQ61_TOP/scripts/build/build.sh" "$flavour"
+"$WQ61_TOP/scripts/build/build-modules.sh" "$flavour"
 # Host tests compare with unpatched 6.1 (e.g. the starvation it suffers).
 if [ "$flavour" = patched ]; then
-	"$WQ61_TOP/scripts/build.sh" baseline
-	"$WQ61_TOP/scripts/build-modules.sh" baseline
+	"$WQ61_TOP/scripts/build/build.sh" baseline
+	"$WQ61_TOP/scripts/build/build-modules.sh" baseline
 fi
 
 res=${WQ61_CHECK_DIR:-$WQ61_CACHE/check-$flavour}
@@ -23,17 +23,17 @@ results=$res/results.txt
 record() { echo "$1 $2${3:+ $3}" >> "$results"; }
 
 # boot NAME PRESET VM-ARGS... -- CMD: one guest run; its outcome is the
-# runner's verdict file (scripts/vm.py). The whole in-guest suite on big
+# runner's verdict file (scripts/guest/vm.py). The whole in-guest suite on big
 # takes ~15 min alone on a 2-core machine (vm.py's default limit is 15):
 # a guest gets 40 min, each test still its own 5 (tests/run-in-guest.sh).
 boot() {
 	local name=$1 preset=$2; shift 2
 	rm -rf "${res:?}/$name"; mkdir -p "$res/$name"
-	"$WQ61_TOP/scripts/vm.py" -q -f "$flavour" -p "$preset" -r "$res/$name" \
+	"$WQ61_TOP/scripts/guest/vm.py" -q -f "$flavour" -p "$preset" -r "$res/$name" \
 		-t "${WQ61_GUEST_TIMEOUT:-2400}" "$@" || true
 }
 
-# collect NAME KUNIT: the rows of one guest run (scripts/results.py has
+# collect NAME KUNIT: the rows of one guest run (scripts/report/results.py has
 # the rules: the verdict, every TAP test, LOST for what never reported,
 # the boot's KUnit cases when KUNIT=yes). On patched the series' own
 # suites are required: a config change that drops them fails the check.
@@ -43,9 +43,9 @@ collect() {
 		opts=(--kunit)
 		[ "$flavour" = patched ] && opts+=(--require)
 	fi
-	"$WQ61_TOP/scripts/results.py" run "$res/$name" "$name" "${opts[@]}" >> "$results" || rc=$?
+	"$WQ61_TOP/scripts/report/results.py" run "$res/$name" "$name" "${opts[@]}" >> "$results" || rc=$?
 	[ $rc -ne 130 ] || die "interrupted"
-	[ $rc -eq 0 ] || die "scripts/results.py failed on $res/$name"
+	[ $rc -eq 0 ] || die "scripts/report/results.py failed on $res/$name"
 	sed -n 's/^\(not ok\|ok\) .*/  &/p' "$res/$name/output" >&2 2>/dev/null || true
 }
 
@@ -69,7 +69,7 @@ if [ "$flavour" = patched ]; then
 	# them) and the scripts that check: with all of them unchanged
 	# since a run that finished, its log is reused (WQ61_FORCE=1 reruns).
 	key=$( (cat "$WQ61_TOP"/patches/* "$WQ61_TOP"/config/*.config "$WQ61_TOP"/config/{mainline,patched}/*.config \
-		"$WQ61_TOP"/scripts/check-series.sh "$WQ61_TOP"/scripts/check-configs.sh \
+		"$WQ61_TOP"/scripts/check/check-series.sh "$WQ61_TOP"/scripts/check/check-configs.sh \
 		"$WQ61_TOP"/scripts/common.sh 2>/dev/null; git -C "$WQ61_GIT" rev-parse pristine 2>/dev/null) |
 		sha1sum | cut -d' ' -f1)
 	memo=$WQ61_CACHE/check-series.memo
@@ -78,14 +78,14 @@ if [ "$flavour" = patched ]; then
 		tail -n +2 "$memo" > "$res/check-series.log"
 	else
 		log "series checks (make check-series)"
-		"$WQ61_TOP/scripts/check-series.sh" > "$res/check-series.log" 2>&1 || true
+		"$WQ61_TOP/scripts/check/check-series.sh" > "$res/check-series.log" 2>&1 || true
 		# Only a run that finished is worth reusing, whatever its verdict.
 		if grep -q '^# [0-9]* passed, [0-9]* failed$' "$res/check-series.log"; then
 			{ echo "$key"; cat "$res/check-series.log"; } > "$memo"
 		fi
 	fi
 	sed 's/^/    /' "$res/check-series.log" >&2
-	"$WQ61_TOP/scripts/results.py" tap "$res/check-series.log" series >> "$results"
+	"$WQ61_TOP/scripts/report/results.py" tap "$res/check-series.log" series >> "$results"
 	grep -q '^# [0-9]* passed, [0-9]* failed$' "$res/check-series.log" ||
 		record FAIL series/check-series "(did not finish: $res/check-series.log)"
 fi
@@ -96,7 +96,7 @@ fi
 log "host tests (tests/host)"
 WQ61_FLAVOUR=$flavour WQ61_RESDIR=$res WQ61_TEST_TIMEOUT=3600 "$WQ61_TOP/tests/run-tests.sh" host |
 	tee "$res/host.tap" | sed 's/^/    /' >&2
-"$WQ61_TOP/scripts/results.py" tap "$res/host.tap" host >> "$results"
+"$WQ61_TOP/scripts/report/results.py" tap "$res/host.tap" host >> "$results"
 
 # Host-side tests boot guests of their own; their run dirs are under $res
 # too, so the boot count below covers every guest of this check.
@@ -111,4 +111,4 @@ if grep -q '^[A-Z]* [^ ]*/kunit-kernel/' "$results"; then
 	echo "of these, the kernel's own KUnit suites: $(kk PASS) passed, $(kk FAIL) failed, $(kk LOST) lost"
 fi
 # The summary line, counted from results.txt alone; exit 1 on any FAIL or LOST.
-"$WQ61_TOP/scripts/results.py" summary "$results"
+"$WQ61_TOP/scripts/report/results.py" summary "$results"

@@ -4,7 +4,7 @@
     STATUS NAME [WHY]     STATUS: PASS, FAIL, SKIP or LOST
 
 in a results.txt. Every check that boots a guest turns the guest's run
-directory (scripts/vm.py: verdict, output, dmesg) into rows here, and every
+directory (scripts/guest/vm.py: verdict, output, dmesg) into rows here, and every
 summary line is counted here from a results.txt, so that the line and the
 file never disagree.
 

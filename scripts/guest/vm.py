@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Boot a built kernel in QEMU, run a command in it, and give a verdict.
 
-  scripts/vm.py [options] -- COMMAND...
+  scripts/guest/vm.py [options] -- COMMAND...
     -f, --flavour F       patched (default), baseline (or any built flavour)
     -p, --preset P        topology preset tests/topology/P.conf (default big)
     -a, --append ARGS     extra kernel command-line arguments
@@ -51,7 +51,7 @@ import sys
 import threading
 import time
 
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CACHE = os.environ.get('WQ61_CACHE', os.path.expanduser('~/.cache/wq61'))
 T0 = int(os.environ.get('T0', time.time()))
 UP_MARK = b'wq61-guest: up'
@@ -106,7 +106,7 @@ def read_preset(name):
     return fields[0], fields[1], fields[2], [a for a in numa.split('\0') if a], expect
 
 
-# The guest mounts a tmpfs over these (scripts/guest-init.sh): host files
+# The guest mounts a tmpfs over these (scripts/guest/guest-init.sh): host files
 # below them are hidden from it.
 GUEST_TMPFS = ('/tmp', '/run', '/var/tmp', '/var/lib/dhcp', '/mnt', '/dev/shm')
 
@@ -303,7 +303,7 @@ def qemu_argv(args, preset):
     if args.kernel and not os.path.isfile(kernel):
         die('no kernel at %s' % kernel)
     if not os.path.isfile(kernel) and 'WQ61_QEMU' not in os.environ:
-        die('no %s kernel at %s: run scripts/build.sh %s' % (args.flavour, kernel, args.flavour))
+        die('no %s kernel at %s: run scripts/build/build.sh %s' % (args.flavour, kernel, args.flavour))
     initrd = []
     if args.initrd:
         if not os.path.isfile(args.initrd):
@@ -319,7 +319,7 @@ def qemu_argv(args, preset):
     # the workqueue). QEMU's TSC is the same host clock on every vCPU.
     cmdline = ('console=ttyS0,115200 panic=-1 unknown_nmi_panic tsc=reliable rootfstype=9p '
                'rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose ro '
-               'init=%s/scripts/guest-init.sh %s' % (TOP, ' '.join(args.append))).strip()
+               'init=%s/scripts/guest/guest-init.sh %s' % (TOP, ' '.join(args.append))).strip()
     return [os.environ.get('WQ61_QEMU', 'qemu-system-x86_64'),
             '-machine', 'q35,accel=' + accel, '-cpu', cpu, '-smp', smp, '-m', mem] + numa + [
             '-kernel', kernel] + initrd + ['-append', cmdline,
@@ -335,7 +335,7 @@ def scan(rundir):
     """True if the kernel log is clean (tests declare deliberate splats)."""
     logs = [os.path.join(rundir, f) for f in ('dmesg', 'console.log')]
     with open(os.path.join(rundir, 'scan.txt'), 'w') as out:
-        rc = subprocess.call([os.path.join(TOP, 'scripts', 'scan-log.py'), '--expected',
+        rc = subprocess.call([os.path.join(TOP, 'scripts', 'report', 'scan_log.py'), '--expected',
                               os.path.join(rundir, 'expected-messages')] + logs, stdout=out)
     return rc == 0
 

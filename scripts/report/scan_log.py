@@ -2,7 +2,7 @@
 """Scan kernel logs for splats: BUG, WARNING, Oops, lockdep, KASAN/UBSAN,
 soft lockups, hung tasks, RCU stalls, workqueue lockups, panics.
 
-usage: scan-log.py [--expected FILE] LOG...
+usage: scan_log.py [--expected FILE] LOG...
 
 A line that matches a regex from FILE (one per line; tests append what they
 deliberately trigger) is not a failure. Exit 0 when clean, 1 otherwise,

@@ -1,12 +1,12 @@
 #!/bin/bash
 # Build tests/modules/*.c against a flavour's build tree into
 # $WQ61_CACHE/modules-FLAVOUR (a path the guest sees; the checkout stays clean).
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/../common.sh"
 flavour=${1:-patched}
 check_flavour "$flavour"
 out=$(out_of "$flavour")
 dst=$WQ61_CACHE/modules-$flavour
-[ -f "$out/Module.symvers" ] || die "$flavour kernel not built (scripts/build.sh $flavour)"
+[ -f "$out/Module.symvers" ] || die "$flavour kernel not built (scripts/build/build.sh $flavour)"
 mkdir -p "$dst"
 rsync -a --delete --exclude '*.o' --exclude '*.ko' --exclude '*.mod*' --exclude '.*.cmd' \
 	--exclude Module.symvers --exclude modules.order "$WQ61_TOP/tests/modules/" "$dst/" 2>/dev/null ||

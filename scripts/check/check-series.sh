@@ -5,8 +5,8 @@
 # and the whole series compiles under other configs (check-configs.sh).
 # Prints TAP: "ok N ID # what" / "not ok N ID # why", details and notes as
 # "#" lines, the plan last, then "# N passed, N failed".
-. "$(dirname "$0")/common.sh"
-"$WQ61_TOP/scripts/prepare-tree.sh"
+. "$(dirname "$0")/../common.sh"
+"$WQ61_TOP/scripts/tree/prepare-tree.sh"
 P=$WQ61_TOP/patches
 mapfile -t series < <(series_list)
 
@@ -87,7 +87,7 @@ done
 # from the patched build), so src-patched and its build stay untouched.
 out=$WQ61_CACHE/build-series
 if [ $am_ok = 1 ] && [ ${#series[@]} -gt 0 ]; then
-	[ -f "$(out_of patched)/.config" ] || "$WQ61_TOP/scripts/build.sh" patched
+	[ -f "$(out_of patched)/.config" ] || "$WQ61_TOP/scripts/build/build.sh" patched
 	# Objects the full build produces; a .c file that is #included (like
 	# kernel/workqueue_kunit.c) has no object of its own.
 	mapfile -t objs < <(cat "${series[@]/#/$P/}" | sed -n 's|^+++ b/\(.*\)\.c$|\1.o|p' | sort -u |
@@ -137,7 +137,7 @@ if [ $am_ok = 1 ]; then
 		else
 			echo "$line"
 		fi
-	done < <("$WQ61_TOP/scripts/check-configs.sh" "$scratch")
+	done < <("$WQ61_TOP/scripts/check/check-configs.sh" "$scratch")
 	[ "$got" -eq "$planned" ] && [ "$planned" -gt 0 ] ||
 		ko configs "check-configs.sh reported $got of $planned configs"
 fi

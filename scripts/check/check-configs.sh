@@ -3,13 +3,13 @@
 # with W=1 and without warnings that pristine 6.1 does not have itself,
 # under Debian's own amd64 config and under variants of the test config
 # that switch off what the series' code paths depend on.
-#   scripts/check-configs.sh SRC-TREE   (the series applied, e.g. by
+#   scripts/check/check-configs.sh SRC-TREE   (the series applied, e.g. by
 #                                        check-series.sh)
 # Prints TAP: the plan first, then "ok N config-NAME # what" or
 # "not ok N config-NAME # why" per config, details as "#" lines.
 # One O= directory ($WQ61_CACHE/build-configs) serves every config in
 # turn: switching configs recompiles only what depends on them (ccache).
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/../common.sh"
 src=$1
 [ -f "$src/Makefile" ] || die "usage: check-configs.sh SRC-TREE"
 objs=(kernel/workqueue.o kernel/sched/core.o)
@@ -17,7 +17,7 @@ out=$WQ61_CACHE/build-configs
 pout=$WQ61_CACHE/build-configs-pristine
 mkdir -p "$out"
 debian=/usr/src/linux-config-6.1/config.amd64_none_amd64.xz
-[ -f "$(out_of patched)/.config" ] || "$WQ61_TOP/scripts/build.sh" patched
+[ -f "$(out_of patched)/.config" ] || "$WQ61_TOP/scripts/build/build.sh" patched
 
 # NAME: how the config is made from the patched test config (or Debian's),
 # and the line(s) its .config must then hold.

@@ -6,7 +6,7 @@
 echo "=== kernel: $(uname -r) $(uname -v)"
 echo "=== CPUs: $(nproc), nodes: $(cat /sys/devices/system/node/online)"
 echo "=== workqueues (drgn)"
-drgn -q -k -s "$WQ61_VMLINUX" "$WQ61_TOP/scripts/list-workqueues.py" 2>&1
+drgn -q -k -s "$WQ61_VMLINUX" "$WQ61_TOP/scripts/guest/list-workqueues.py" 2>&1
 T=/sys/module/workqueue/parameters/cpu_intensive_thresh_us
 mon=$WQ61_SRC/tools/workqueue/wq_monitor.py
 if [ ! -e "$T" ]; then

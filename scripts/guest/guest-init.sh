@@ -1,5 +1,5 @@
 #!/bin/bash
-# PID 1 of the QEMU guest (init=, set by scripts/vm.py). The root is the
+# PID 1 of the QEMU guest (init=, set by scripts/guest/vm.py). The root is the
 # host's, read-only over 9p; the run directory is mounted at /mnt/results
 # (9p tag "results", $WQ61_RESULTS). Sources its env file, prints the
 # "wq61-guest: up" line the runner's boot watchdog waits for, runs its cmd,

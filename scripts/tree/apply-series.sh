@@ -3,8 +3,8 @@
 # The series is applied in a scratch worktree first; the build worktree is
 # then moved to the result with "git reset --hard", which rewrites only the
 # files whose content changed, so make rebuilds only what the change touches.
-. "$(dirname "$0")/common.sh"
-"$WQ61_TOP/scripts/prepare-tree.sh"
+. "$(dirname "$0")/../common.sh"
+"$WQ61_TOP/scripts/tree/prepare-tree.sh"
 
 PATCHES=$WQ61_TOP/patches
 stamp=$WQ61_CACHE/series.applied

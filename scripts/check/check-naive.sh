@@ -3,9 +3,9 @@
 # build wq61 with that mainline bug put back (tests/naive/NAME.diff), run
 # the test that should catch it and require that it fails. A test that
 # passes on its naive kernel does not catch the bug: "NOT CAUGHT", exit 1.
-#   scripts/check-naive.sh [NAME...]
-. "$(dirname "$0")/common.sh"
-"$WQ61_TOP/scripts/deps.sh"
+#   scripts/check/check-naive.sh [NAME...]
+. "$(dirname "$0")/../common.sh"
+"$WQ61_TOP/scripts/build/deps.sh"
 res=${WQ61_CHECK_DIR:-$WQ61_CACHE/check-naive}
 mkdir -p "$res"
 bad=0 n=0
@@ -16,8 +16,8 @@ while read -r name flavour test; do
 	fi
 	n=$((n + 1))
 	export WQ61_NAIVE_DIFF=$WQ61_TOP/tests/naive/$name.diff
-	"$WQ61_TOP/scripts/build.sh" "$flavour"
-	"$WQ61_TOP/scripts/build-modules.sh" "$flavour"
+	"$WQ61_TOP/scripts/build/build.sh" "$flavour"
+	"$WQ61_TOP/scripts/build/build-modules.sh" "$flavour"
 	dir=$res/$name
 	rm -rf "$dir"; mkdir -p "$dir"
 	log "$name: $test on $flavour"
@@ -25,14 +25,14 @@ while read -r name flavour test; do
 	guest:*)
 		# A kernel with the bug back may hang (workqueue lockups): the
 		# guest gets 20 minutes, then it is lost, and its log decides.
-		"$WQ61_TOP/scripts/vm.py" -q -f "$flavour" -p big -r "$dir" -t 1200 -b 600 \
+		"$WQ61_TOP/scripts/guest/vm.py" -q -f "$flavour" -p big -r "$dir" -t 1200 -b 600 \
 			-e WQ61_TEST_TIMEOUT=900 -- "$WQ61_TOP/tests/run-in-guest.sh" "${test#guest:}" || true
 		v=$(cat "$dir/verdict" 2>/dev/null || echo "lost: no verdict")
 		[ "$v" != interrupted ] || die "interrupted"
-		# The rows by scripts/results.py's rules (on the sanitizer
+		# The rows by scripts/report/results.py's rules (on the sanitizer
 		# flavours a splat by itself is no result: see below).
 		o=(); if is_sanitizer "$flavour"; then o=(--splats-elsewhere); fi
-		r=$("$WQ61_TOP/scripts/results.py" run "$dir" "$name" "${o[@]}")
+		r=$("$WQ61_TOP/scripts/report/results.py" run "$dir" "$name" "${o[@]}")
 		echo "$r" | sed 's/^/    /'
 		grep '^# FAIL' "$dir/output" | sed 's/^/    /' || true
 		caught=no
@@ -46,12 +46,12 @@ while read -r name flavour test; do
 		# sanitizer flavours.
 		if is_sanitizer "$flavour"; then
 			src=0
-			"$WQ61_TOP/scripts/sanitizer-reports.py" --object "$(out_of "$flavour")/kernel/workqueue.o" \
+			"$WQ61_TOP/scripts/report/sanitizer_reports.py" --object "$(out_of "$flavour")/kernel/workqueue.o" \
 				--expected "$dir/expected-messages" "$dir/console.log" > "$dir/reports.txt" || src=$?
 			sed 's/^/    /' "$dir/reports.txt"
 			# 1: a report in workqueue code; 2: it could not sort them
 			[ $src -eq 1 ] && caught=yes
-			[ $src -le 1 ] || die "$name: sanitizer-reports.py failed ($src)"
+			[ $src -le 1 ] || die "$name: sanitizer_reports.py failed ($src)"
 			case $v in lost*) ;; *) v=sanitizer;; esac
 		fi
 		case $v in
@@ -62,7 +62,7 @@ while read -r name flavour test; do
 				# 6.1's own sanitizer reports prove nothing: only
 				# one in workqueue code (sorted above) catches it.
 				[ "$caught" = yes ] || caught="no (guest $v, no report in workqueue code)"
-			elif "$WQ61_TOP/scripts/scan-log.py" --expected "$dir/expected-messages" \
+			elif "$WQ61_TOP/scripts/report/scan_log.py" --expected "$dir/expected-messages" \
 				"$dir/console.log" > "$dir/scan.txt"; then
 				caught="no (guest $v, no splat)"
 			else
@@ -74,9 +74,9 @@ while read -r name flavour test; do
 	kunit:*)
 		# A KUnit case of the series: boot the naive kernel (the suites
 		# run at boot; 00-boot keeps the guest short) and read its result.
-		"$WQ61_TOP/scripts/vm.py" -q -f "$flavour" -p big -r "$dir" -t 1200 -b 600 \
+		"$WQ61_TOP/scripts/guest/vm.py" -q -f "$flavour" -p big -r "$dir" -t 1200 -b 600 \
 			-- "$WQ61_TOP/tests/run-in-guest.sh" '00-*' || true
-		"$WQ61_TOP/scripts/results.py" kunit "$dir/dmesg" kunit > "$dir/kunit.txt" || true
+		"$WQ61_TOP/scripts/report/results.py" kunit "$dir/dmesg" kunit > "$dir/kunit.txt" || true
 		r=$(grep -F " kunit/${test#kunit:}" "$dir/kunit.txt" || true)
 		echo "$r" | sed 's/^/    /'
 		grep -A3 -F "# ${test#kunit:*.}: EXPECTATION FAILED" "$dir/dmesg" |
@@ -91,7 +91,7 @@ while read -r name flavour test; do
 		WQ61_FLAVOUR=$flavour WQ61_RESDIR=$dir WQ61_TEST_TIMEOUT=3600 \
 			"$WQ61_TOP/tests/run-tests.sh" host "${test#host:}.sh" > "$dir/host.tap"
 		sed 's/^/    /' "$dir/host.tap"
-		r=$("$WQ61_TOP/scripts/results.py" tap "$dir/host.tap" "$name")
+		r=$("$WQ61_TOP/scripts/report/results.py" tap "$dir/host.tap" "$name")
 		# Its verdict, not a crash of the script (exit 2, a timeout).
 		caught=no; echo "$r" | grep -q '^FAIL .* # exit 1$' && caught=yes
 		;;

@@ -5,15 +5,15 @@
 # bench/results/{raw.csv,summary.json,results.md,*.png}; then the affinity
 # scopes benchmark (bench/affinity-in-guest.sh, preset big) into
 # bench/results/affinity.{md,json,csv} and plot-affinity.png; then the
-# kworker storm (scripts/bench-storm.sh) into bench/results/storm.md.
+# kworker storm (bench/bench-storm.sh) into bench/results/storm.md.
 #   WQ61_BENCH_MODE side or alternate (default: side for two flavours,
 #   alternate for more);
 #   WQ61_BENCH_PAIRS (default 4) sets of boots, one per flavour;
 #   WQ61_BENCH_FLAVOURS (default "baseline patched mainline");
 #   WQ61_BENCH_PRESET (default small: 4 vCPUs on 2 host cores is less noisy
 #   under TCG than 16; the starvation and loop benchmarks use CPU 1);
-#   WQ61_STORM_BOOTS, WQ61_STORM_RUNS: see scripts/bench-storm.sh.
-. "$(dirname "$0")/common.sh"
+#   WQ61_STORM_BOOTS, WQ61_STORM_RUNS: see bench/bench-storm.sh.
+. "$(dirname "$0")/../scripts/common.sh"
 pairs=${WQ61_BENCH_PAIRS:-4}
 preset=${WQ61_BENCH_PRESET:-small}
 # The flavours side by side: stock 6.1, wq61 and, as the reference the
@@ -23,8 +23,8 @@ nf=${#flavours[@]}
 [ "$nf" -ge 2 ] || die "WQ61_BENCH_FLAVOURS: want at least two flavours"
 for f in "${flavours[@]}"; do
 	check_flavour "$f"
-	"$WQ61_TOP/scripts/build.sh" "$f"
-	"$WQ61_TOP/scripts/build-modules.sh" "$f"
+	"$WQ61_TOP/scripts/build/build.sh" "$f"
+	"$WQ61_TOP/scripts/build/build-modules.sh" "$f"
 done
 work=$WQ61_CACHE/bench
 rm -rf "$work"; mkdir -p "$work"
@@ -41,7 +41,7 @@ mode=${WQ61_BENCH_MODE:-$dflmode}
 how="booted one after the other, order rotating"; [ "$mode" = side ] && how="booted side by side, in step"
 bench_boot() { # BOOT FLAVOUR [VM ARGS]: one guest running the benchmarks
 	local b=$1 f=$2; shift 2
-	"$WQ61_TOP/scripts/vm.py" -q -f "$f" -p "$preset" -r "$work/$b-$f" -e WQ61_BENCH_BOOT="$b" "$@" \
+	"$WQ61_TOP/scripts/guest/vm.py" -q -f "$f" -p "$preset" -r "$work/$b-$f" -e WQ61_BENCH_BOOT="$b" "$@" \
 		-- "$WQ61_TOP/bench/run-in-guest.sh" > "$work/$b-$f.log" 2>&1
 }
 # in_step PIDS DIRS...: while all guests run, release them from a barrier
@@ -100,7 +100,7 @@ for ((k = 0; k < icount_boots; k++)); do
 	log "instruction counts $((k + 1))/$icount_boots: ${flavours[*]} (bench1, -icount)"
 	for ((i = 0; i < nf; i++)); do
 		b=$((nf * k + i)) f=${flavours[i]}
-		"$WQ61_TOP/scripts/vm.py" -q -f "$f" -p bench1 -t 1800 -r "$work/icount-$b-$f" \
+		"$WQ61_TOP/scripts/guest/vm.py" -q -f "$f" -p bench1 -t 1800 -r "$work/icount-$b-$f" \
 			-e WQ61_BENCH_BOOT=$b -e WQ61_BENCH_KIND=icount -- "$WQ61_TOP/bench/run-in-guest.sh" \
 			> "$work/icount-$b-$f.log" 2>&1 &
 	done
@@ -120,7 +120,7 @@ for ((k = 0; k < affinity_boots; k++)); do
 		b=$((nf * k + i)) f=${flavours[i]}
 		log "affinity scopes $((k + 1))/$affinity_boots: $f (big)"
 		rc=0
-		"$WQ61_TOP/scripts/vm.py" -q -f "$f" -p big -t 2400 -r "$work/affinity-$b-$f" \
+		"$WQ61_TOP/scripts/guest/vm.py" -q -f "$f" -p big -t 2400 -r "$work/affinity-$b-$f" \
 			-e WQ61_BENCH_BOOT=$b -- "$WQ61_TOP/bench/affinity-in-guest.sh" \
 			> "$work/affinity-$b-$f.log" 2>&1 || rc=$?
 		[ $rc = 0 ] || { cat "$work/affinity-$b-$f.log"; die "affinity bench boot $b ($f) failed (rc $rc)"; }
@@ -138,5 +138,5 @@ cat "$work"/[0-9]*/bench.csv "$work"/icount-*/bench.csv > "$work/raw.csv" 2>/dev
 		"${flavours[*]}" "wall clock: preset $preset, $pairs sets ($how); instruction counts: preset bench1, $icount_boots boots per flavour; series $series"
 # The kworker storm (issue 24) with the same flavours (WQ61_STORM_BOOTS=0
 # skips it and keeps its last report).
-WQ61_BENCH_FLAVOURS="${flavours[*]}" "$WQ61_TOP/scripts/bench-storm.sh"
+WQ61_BENCH_FLAVOURS="${flavours[*]}" "$WQ61_TOP/bench/bench-storm.sh"
 log "bench done: bench/results/results.md, bench/results/affinity.md, bench/results/storm.md"

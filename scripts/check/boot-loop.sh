@@ -2,15 +2,15 @@
 # make boot-loop: boot the same kernel N times, P guests at a time, and
 # count the boots lost (early-boot stalls and any other hang). Every boot
 # counts: the runner does not retry (WQ61_BOOT_TRIES=1).
-#   scripts/boot-loop.sh [FLAVOUR] [N] [P] [PRESET]   (patched 100 2 big)
-. "$(dirname "$0")/common.sh"
+#   scripts/check/boot-loop.sh [FLAVOUR] [N] [P] [PRESET]   (patched 100 2 big)
+. "$(dirname "$0")/../common.sh"
 flavour=${1:-patched} n=${2:-100} par=${3:-2} preset=${4:-big}
-"$WQ61_TOP/scripts/build.sh" "$flavour" >&2
+"$WQ61_TOP/scripts/build/build.sh" "$flavour" >&2
 dir=$WQ61_CACHE/boot-loop-$flavour
 rm -rf "$dir"; mkdir -p "$dir"
 export WQ61_BOOT_TRIES=1
 one() {
-	"$WQ61_TOP/scripts/vm.py" -q -f "$flavour" -p "$preset" -t 600 -r "$dir/$1" -- true >/dev/null 2>&1
+	"$WQ61_TOP/scripts/guest/vm.py" -q -f "$flavour" -p "$preset" -t 600 -r "$dir/$1" -- true >/dev/null 2>&1
 	echo "boot $1: $(cat "$dir/$1/verdict" 2>/dev/null || echo 'no verdict')" >> "$dir/verdicts"
 }
 t0=$(date +%s)

@@ -7,14 +7,14 @@
 #   WQ61_STORM_BOOTS (default 3) boots per flavour, the order rotating
 #   (0: nothing run, the last report kept);
 #   WQ61_STORM_RUNS (default 2) runs of each configuration per boot.
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/../scripts/common.sh"
 boots=${WQ61_STORM_BOOTS:-3}
 [ "$boots" != 0 ] || { log "bench-storm: WQ61_STORM_BOOTS=0, bench/results/storm.md kept"; exit 0; }
 read -r -a flavours <<< "${WQ61_BENCH_FLAVOURS:-baseline patched mainline}"
 for f in "${flavours[@]}"; do
 	check_flavour "$f"
-	"$WQ61_TOP/scripts/build.sh" "$f"
-	"$WQ61_TOP/scripts/build-modules.sh" "$f"
+	"$WQ61_TOP/scripts/build/build.sh" "$f"
+	"$WQ61_TOP/scripts/build/build-modules.sh" "$f"
 done
 work=$WQ61_CACHE/bench-storm
 rm -rf "$work"; mkdir -p "$work"
@@ -24,7 +24,7 @@ for ((k = 0; k < boots; k++)); do
 		f=${flavours[(j + k) % nf]} d=$work/$k-$f
 		log "kworker storm $((k + 1))/$boots: $f (big)"
 		rc=0
-		"$WQ61_TOP/scripts/vm.py" -q -f "$f" -p big -t 2400 -r "$d" \
+		"$WQ61_TOP/scripts/guest/vm.py" -q -f "$f" -p big -t 2400 -r "$d" \
 			-- "$WQ61_TOP/bench/storm-in-guest.sh" > "$d.log" 2>&1 || rc=$?
 		[ $rc = 0 ] || { cat "$d.log"; die "storm boot ($f) failed (rc $rc): $d"; }
 		# runs numbered BOOT.RUN, so that report pairs a run with its control

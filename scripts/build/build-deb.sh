@@ -10,7 +10,7 @@
 # config/deb/wq61.config (the series' own options), olddefconfig.
 # DEB_CONFIG=lean also leaves out every module config/deb/lean.keep does
 # not name: the same built-in kernel, only the modules a QEMU guest loads.
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/../common.sh"
 variant=${DEB_CONFIG:-full}
 # The lean packages are for tests: gzip, not xz (dpkg-deb's xz takes
 # ~10 min on one core for the -dbg package's 600 MB vmlinux).
@@ -19,8 +19,8 @@ full) release_tag=-wq61 compress=xz;;
 lean) release_tag=-wq61-lean compress=gzip;;
 *) die "DEB_CONFIG must be full or lean, not '$variant'";;
 esac
-"$WQ61_TOP/scripts/deps.sh" deb
-"$WQ61_TOP/scripts/prepare-tree.sh"
+"$WQ61_TOP/scripts/build/deps.sh" deb
+"$WQ61_TOP/scripts/tree/prepare-tree.sh"
 
 DEB_CONFIG_XZ=${WQ61_DEB_CONFIG_XZ:-/usr/src/linux-config-6.1/config.amd64_none_amd64.xz}
 [ -f "$DEB_CONFIG_XZ" ] || die "$DEB_CONFIG_XZ missing (apt-get install linux-config-6.1)"

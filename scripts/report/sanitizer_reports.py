@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Sort the sanitizer reports of a kernel log into "workqueue" and "elsewhere".
 
-usage: sanitizer-reports.py (--object WORKQUEUE.O | --symbols NM-OUTPUT)
+usage: sanitizer_reports.py (--object WORKQUEUE.O | --symbols NM-OUTPUT)
                             [--expected FILE] LOG
 (--object runs nm on the kernel's kernel/workqueue.o itself.)
 
@@ -25,11 +25,12 @@ frames that made them so); other splats (WARN, lockdep, ...) not matched by
 --expected are printed too. Exit 1 if a report involves the workqueue or an
 unexpected non-sanitizer splat was found, else 0.
 """
-import importlib.util
 import os
 import re
 import subprocess
 import sys
+
+import scan_log
 
 EXECUTORS = {'process_one_work', 'worker_thread', 'rescuer_thread'}
 START = re.compile(r'(BUG: (KASAN|KCSAN): .*|UBSAN: .*)')
@@ -127,15 +128,11 @@ def involved(title, block, syms):
 
 
 def other_splats(path, expected):
-    """Non-sanitizer splats per scripts/scan-log.py, minus the expected ones."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    spec = importlib.util.spec_from_file_location('scan_log', os.path.join(here, 'scan-log.py'))
-    scan = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(scan)
+    """Non-sanitizer splats per scripts/report/scan_log.py, minus the expected ones."""
     out = []
     with open(path, errors='replace') as f:
         for line in f.read().splitlines():
-            if not scan.SPLAT_RE.search(line) or scan.BENIGN_RE.search(line):
+            if not scan_log.SPLAT_RE.search(line) or scan_log.BENIGN_RE.search(line):
                 continue
             if re.search(r'KASAN|KCSAN|UBSAN', line):
                 continue

@@ -5,9 +5,9 @@
 # detached) and src-patched (branch wq61, where patches/ gets applied onto
 # base). Users apply patches/ to Debian's tree; fixups/ only makes our test
 # kernels boot reliably (fixups/README.md).
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/../common.sh"
 
-[ -f "$WQ61_TARBALL" ] || die "$WQ61_TARBALL missing: run scripts/deps.sh (apt-get install linux-source-6.1)"
+[ -f "$WQ61_TARBALL" ] || die "$WQ61_TARBALL missing: run scripts/build/deps.sh (apt-get install linux-source-6.1)"
 if ! git -C "$WQ61_GIT" rev-parse -q --verify pristine >/dev/null 2>&1; then
 	log "unpacking $(basename "$WQ61_TARBALL") into $WQ61_GIT"
 	rm -rf "$WQ61_GIT" "$(src_of baseline)" "$(src_of patched)"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Install, with apt-get, whatever the workbench needs and the machine lacks.
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/../common.sh"
 
 pkgs=(linux-source-6.1 linux-config-6.1 build-essential flex bison bc libelf-dev libssl-dev
       cpio kmod ccache quilt qemu-system-x86 python3 python3-drgn

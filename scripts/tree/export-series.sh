@@ -2,7 +2,7 @@
 # Developer loop, kernel -> repo: write the commits base..wq61 of the
 # kernel tree as patches/NNNN-subject.patch plus patches/series.
 # Output is stable: no signature, zeroed commit hashes, fixed abbrev.
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/../common.sh"
 src=$(src_of patched)
 [ -d "$src" ] || die "no kernel tree yet: make prepare"
 [ -z "$(git -C "$src" status --porcelain --untracked-files=no)" ] ||

@@ -6,16 +6,16 @@
 # against the package's linux-headers, drgn reading the -dbg package's
 # vmlinux, and the whole in-guest suite run there. TAP on stdout, results
 # in $WQ61_CACHE/deb-CONFIG/check/ (results.txt, the guest's run dir).
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/../common.sh"
 variant=${DEB_CONFIG:-lean}
 case $variant in
 full) release_tag=-wq61;;
 lean) release_tag=-wq61-lean;;
 *) die "DEB_CONFIG must be full or lean, not '$variant'";;
 esac
-"$WQ61_TOP/scripts/deps.sh" deb
+"$WQ61_TOP/scripts/build/deps.sh" deb
 dst=$WQ61_CACHE/deb-$variant
-[ -f "$dst/release" ] || DEB_CONFIG=$variant "$WQ61_TOP/scripts/build-deb.sh"
+[ -f "$dst/release" ] || DEB_CONFIG=$variant "$WQ61_TOP/scripts/build/build-deb.sh"
 release=$(cat "$dst/release")
 [ "${release%"$release_tag"}" != "$release" ] || die "$dst/release is $release, not a $variant build"
 kver=${release%"$release_tag"}
@@ -62,7 +62,7 @@ vmlinux=$root/usr/lib/debug/lib/modules/$release/vmlinux
 for f in "$kernel" "$moddir/modules.dep" "$headers/Makefile" "$vmlinux"; do
 	[ -e "$f" ] || die "the packages lack ${f#"$root"}"
 done
-# What the guest sees as /lib/modules/R/build (scripts/guest-init.sh): the
+# What the guest sees as /lib/modules/R/build (scripts/guest/guest-init.sh): the
 # release, and the -dbg package's vmlinux where drgn's default search finds
 # it (tools/workqueue/*.py run without -s). Not in the unpacked headers: a
 # vmlinux there makes module builds want BTF tools the package lacks.
@@ -140,24 +140,24 @@ chmod +x "$ird/init"
 # The guest gets an hour, not make check's 40 min: the suite took 38.6 min
 # here alone on 2 cores (2026-12-07), drgn reading the -dbg package's
 # 600 MB vmlinux is what takes longer than on the test kernel.
-"$WQ61_TOP/scripts/vm.py" -q -f "deb-$variant" -p big -r "$res/big" -t "${WQ61_GUEST_TIMEOUT:-3600}" \
+"$WQ61_TOP/scripts/guest/vm.py" -q -f "deb-$variant" -p big -r "$res/big" -t "${WQ61_GUEST_TIMEOUT:-3600}" \
 	-k "$kernel" -I "$res/initramfs.img" \
 	-e WQ61_BUILD="$view" -e WQ61_VMLINUX="$vmlinux" -e WQ61_MODULES="$mods" \
 	-e WQ61_SRC="$WQ61_CACHE/src-deb" \
 	-- "$WQ61_TOP/tests/run-in-guest.sh" || true
-# The guest's rows by scripts/results.py's rules (its verdict, every test,
+# The guest's rows by scripts/report/results.py's rules (its verdict, every test,
 # LOST for what never reported); the summary is counted from results.txt.
 rrc=0
-rows=$("$WQ61_TOP/scripts/results.py" run "$res/big" "deb-$variant/big") || rrc=$?
+rows=$("$WQ61_TOP/scripts/report/results.py" run "$res/big" "deb-$variant/big") || rrc=$?
 [ $rrc -ne 130 ] || die "interrupted"
-[ $rrc -eq 0 ] || die "scripts/results.py failed on $res/big"
+[ $rrc -eq 0 ] || die "scripts/report/results.py failed on $res/big"
 echo "$rows" >> "$results"
 n=$((n + 1))
 case $(head -1 <<< "$rows") in
 PASS*) echo "ok $n big/guest";;
 *) echo "not ok $n big/guest # $(head -1 <<< "$rows")";;
 esac
-rc=0; sum=$("$WQ61_TOP/scripts/results.py" summary "$results" --label "check-deb ($release): ") || rc=$?
+rc=0; sum=$("$WQ61_TOP/scripts/report/results.py" summary "$results" --label "check-deb ($release): ") || rc=$?
 echo "$sum" | sed 's/^/# /'
 log "$(tail -1 <<< "$sum") ($results)"
 exit $rc
