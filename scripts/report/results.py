@@ -61,27 +61,30 @@ def status(ok, directive):
     return 'PASS' if ok == 'ok' else 'FAIL'
 
 
+def lines(path):
+    """The lines of a file a run may not have written: none if it is missing."""
+    try:
+        with open(path, errors='replace') as f:
+            return f.read().split('\n')
+    except FileNotFoundError:
+        return []
+
+
 def tap(path, prefix):
     """Rows of a TAP file; tests of the plan that never reported are LOST."""
     out, seen, plan, names = [], set(), 0, []
-    try:
-        f = open(path, errors='replace')
-    except FileNotFoundError:
-        return out
-    with f:
-        for line in f:
-            line = line.rstrip('\n')
-            m = PLAN.match(line)
-            if m:
-                plan = int(m.group(1))
-            m = NAMES.match(line)
-            if m:
-                names = m.group(1).split()
-            m = RESULT.match(line)
-            if m and not m.group(1):
-                seen.add(int(m.group(3)))
-                out.append((status(m.group(2), m.group(5)), f'{prefix}/{m.group(4)}',
-                            m.group(5) or ''))
+    for line in lines(path):
+        m = PLAN.match(line)
+        if m:
+            plan = int(m.group(1))
+        m = NAMES.match(line)
+        if m:
+            names = m.group(1).split()
+        m = RESULT.match(line)
+        if m and not m.group(1):
+            seen.add(int(m.group(3)))
+            out.append((status(m.group(2), m.group(5)), f'{prefix}/{m.group(4)}',
+                        m.group(5) or ''))
     for n in range(1, plan + 1):
         if n not in seen:
             name = names[n - 1] if n <= len(names) else f'test-{n}'
@@ -94,30 +97,25 @@ def kunit(path):
     named SUITE.CASE (SUITE.CASE.PARAM for parameterised ones)."""
     out = []
     stack = []  # (indent, name) of open subtests
-    try:
-        f = open(path, errors='replace')
-    except FileNotFoundError:
-        return out
-    with f:
-        for raw in f:
-            line = TS.sub('', raw.rstrip('\n'))
-            m = SUBTEST.match(line)
-            if m:
-                stack.append((len(m.group(1)), m.group(2).strip()))
-                continue
-            m = RESULT.match(line)
-            if not m:
-                continue
-            indent = len(m.group(1))
-            if stack and stack[-1][0] == indent + 4:
-                stack.pop()  # a suite's (or parameterised test's) own line
-                continue
-            if not stack:
-                continue  # not inside KTAP output
-            path_names = [n for _, n in stack]
-            out.append((status(m.group(2), m.group(5)),
-                        '.'.join(path_names + [m.group(4)]),
-                        m.group(5) or ''))
+    for raw in lines(path):
+        line = TS.sub('', raw)
+        m = SUBTEST.match(line)
+        if m:
+            stack.append((len(m.group(1)), m.group(2).strip()))
+            continue
+        m = RESULT.match(line)
+        if not m:
+            continue
+        indent = len(m.group(1))
+        if stack and stack[-1][0] == indent + 4:
+            stack.pop()  # a suite's (or parameterised test's) own line
+            continue
+        if not stack:
+            continue  # not inside KTAP output
+        path_names = [n for _, n in stack]
+        out.append((status(m.group(2), m.group(5)),
+                    '.'.join(path_names + [m.group(4)]),
+                    m.group(5) or ''))
     for _, name in stack:
         out.append(('LOST', name, '# suite never finished'))
     return out
