@@ -31,8 +31,11 @@ export CCACHE_BASEDIR=$WQ61_CACHE CCACHE_NOHASHDIR=1
 export KBUILD_BUILD_USER=wq61 KBUILD_BUILD_HOST=localhost
 export KBUILD_BUILD_TIMESTAMP=${KBUILD_BUILD_TIMESTAMP:-2023-01-01}
 
+# Where a flavour's worktree, O= build directory and test modules are
+# (scripts/guest/vm.py asks these too).
 src_of() { echo "$WQ61_CACHE/src-$1"; }
 out_of() { echo "$WQ61_CACHE/src-$1/.build"; }
+modules_of() { echo "$WQ61_CACHE/modules-$1"; }
 
 # flavour_field FLAVOUR family|source|config: a field of config/flavours
 # (config: the directories, space-separated, empty for "-"); fails for a

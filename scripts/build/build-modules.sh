@@ -5,7 +5,7 @@
 flavour=${1:-patched}
 check_flavour "$flavour"
 out=$(out_of "$flavour")
-dst=$WQ61_CACHE/modules-$flavour
+dst=$(modules_of "$flavour")
 [ -f "$out/Module.symvers" ] || die "$flavour kernel not built (scripts/build/build.sh $flavour)"
 mkdir -p "$dst"
 rsync -a --delete --exclude '*.o' --exclude '*.ko' --exclude '*.mod*' --exclude '.*.cmd' \

@@ -52,7 +52,6 @@ import threading
 import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CACHE = os.environ.get('WQ61_CACHE', os.path.expanduser('~/.cache/wq61'))
 T0 = int(os.environ.get('T0', time.time()))
 UP_MARK = b'wq61-guest: up'
 EXIT = {'passed': 0, 'failed': 1, 'splat': 125, 'lost': 124, 'interrupted': 130}
@@ -130,16 +129,26 @@ def flavour_row(name):
     die("unknown flavour '%s' (config/flavours has: %s)" % (name, ' '.join(r[0] for r in rows)))
 
 
+def flavour_paths(flavour):
+    """Where the flavour's tree, build and test modules are, and the cache
+    itself, as scripts/common.sh lays them out (src_of, out_of, modules_of):
+    the shell side says it, in one place."""
+    script = ('. "$1/scripts/common.sh" && src_of "$2" && out_of "$2" && '
+              'modules_of "$2" && echo "$WQ61_CACHE"')
+    out = subprocess.run(['bash', '-c', script, 'paths', TOP, flavour], check=True,
+                         stdout=subprocess.PIPE, text=True).stdout.split('\n')
+    return dict(zip(('src', 'build', 'modules', 'cache'), out))
+
+
 def guest_env(args, expect):
     """The lines of RUN-DIR/env, sourced by the guest's init."""
-    out = os.path.join(CACHE, 'src-' + args.flavour, '.build')
     env = {k: v for k, v in os.environ.items() if k.startswith('WQ61_')}
     env.update(expect)
     env.update(WQ61_TOP=TOP, WQ61_FLAVOUR=args.flavour, WQ61_FAMILY=flavour_row(args.flavour)[0],
                WQ61_PRESET=args.preset,
-               WQ61_BUILD=out, WQ61_VMLINUX=os.path.join(out, 'vmlinux'),
-               WQ61_MODULES=os.path.join(CACHE, 'modules-' + args.flavour),
-               WQ61_SRC=os.path.join(CACHE, 'src-' + args.flavour))
+               WQ61_BUILD=args.paths['build'],
+               WQ61_VMLINUX=os.path.join(args.paths['build'], 'vmlinux'),
+               WQ61_MODULES=args.paths['modules'], WQ61_SRC=args.paths['src'])
     for kv in args.env:
         if '=' not in kv or not re.match(r'^[A-Za-z_][A-Za-z0-9_]*=', kv):
             die('-e wants NAME=VALUE, got %r' % kv)
@@ -298,8 +307,7 @@ def boot_once(argv, args, deadline):
 
 def qemu_argv(args, preset):
     cpu, smp, mem, numa, _ = preset
-    kernel = args.kernel or os.path.join(CACHE, 'src-' + args.flavour, '.build',
-                                         'arch/x86/boot/bzImage')
+    kernel = args.kernel or os.path.join(args.paths['build'], 'arch/x86/boot/bzImage')
     if args.kernel and not os.path.isfile(kernel):
         die('no kernel at %s' % kernel)
     if not os.path.isfile(kernel) and 'WQ61_QEMU' not in os.environ:
@@ -375,14 +383,15 @@ def main():
     if tries < 1:
         die('WQ61_BOOT_TRIES must be a positive number')
     preset = read_preset(args.preset)
-    for what, path in (('the checkout', TOP), ('WQ61_CACHE', CACHE)):
+    args.paths = flavour_paths(args.flavour)
+    for what, path in (('the checkout', TOP), ('WQ61_CACHE', args.paths['cache'])):
         d = hidden_in_guest(path)
         if d:
             die('%s is %s, under %s, which the guest mounts a tmpfs over, so it '
                 'would not see it: move it elsewhere' % (what, path, d))
 
     if not args.run_dir:
-        runs = os.path.join(CACHE, 'runs')
+        runs = os.path.join(args.paths['cache'], 'runs')
         os.makedirs(runs, exist_ok=True)
         args.run_dir = os.path.join(runs, '%s-%s-%d' % (time.strftime('%Y%m%d-%H%M%S'),
                                                         args.flavour, os.getpid()))
