@@ -23,10 +23,15 @@ while read -r name flavour test; do
 	log "$name: $test on $flavour"
 	case $test in
 	guest:*)
+		# guest:GLOB@PRESET boots that topology instead of big.
+		glob=${test#guest:} preset=big
+		case $glob in *@*) preset=${glob##*@} glob=${glob%@*};; esac
+		[ -f "$WQ61_TOP/tests/topology/$preset.conf" ] ||
+			die "tests/naive/cases: $name: no preset $preset"
 		# A kernel with the bug back may hang (workqueue lockups): the
 		# guest gets 20 minutes, then it is lost, and its log decides.
-		"$WQ61_TOP/scripts/guest/vm.py" -q -f "$flavour" -p big -r "$dir" -t 1200 -b 600 \
-			-e WQ61_TEST_TIMEOUT=900 -- "$WQ61_TOP/tests/run-in-guest.sh" "${test#guest:}" || true
+		"$WQ61_TOP/scripts/guest/vm.py" -q -f "$flavour" -p "$preset" -r "$dir" -t 1200 -b 600 \
+			-e WQ61_TEST_TIMEOUT=900 -- "$WQ61_TOP/tests/run-in-guest.sh" "$glob" || true
 		v=$(cat "$dir/verdict" 2>/dev/null || echo "lost: no verdict")
 		[ "$v" != interrupted ] || die "interrupted"
 		# The rows by scripts/report/results.py's rules (on the sanitizer

@@ -134,6 +134,10 @@ print(rows[0][sys.argv[2]])' "$1" "$2"
 AFFN_DFL=/sys/module/workqueue/parameters/default_affinity_scope
 WQ_SYSFS=/sys/devices/virtual/workqueue
 AFFN_SCOPES="cpu smt cache numa system"
+# cache_shard (issue 25, mainline from 7.1, not in 6.12): where the kernel
+# has it, every test that goes through the scopes takes it too
+SHARD_SIZE=/sys/module/workqueue/parameters/cache_shard_size
+[ -e "$SHARD_SIZE" ] && AFFN_SCOPES="cpu smt cache_shard cache numa system"
 affn_load() {
 	[ -d /sys/kernel/debug/wq61_affinity ] || insmod "$(mod wq61_affinity)" ||
 		fail "cannot load wq61_affinity"

@@ -7,7 +7,8 @@
 #   python3 wq_pods.py wq-dump FILE          the "Affinity Scopes" section of
 #                                            mainline's tools/workqueue/wq_dump.py
 #
-# Output, for each scope (cpu smt cache numa system):
+# Output, for each scope (cpu smt cache_shard cache numa system; cache_shard
+# where the kernel has it):
 #   SCOPE pods LIST[@NODE] LIST[@NODE] ...   pods sorted by first CPU
 #   SCOPE cpu N LIST                         the pod CPU N maps to
 # @NODE (the pod's NUMA node) is given for cpu/smt/cache/numa only.
@@ -20,7 +21,10 @@
 import os
 import sys
 
-SCOPES = ['cpu', 'smt', 'cache', 'numa', 'system']
+SCOPES = ['cpu', 'smt', 'cache_shard', 'cache', 'numa', 'system']
+# cache_shard (issue 25) is newer than the others: a kernel without it
+# (mainline 6.12) has no workqueue.cache_shard_size and no WQ_AFFN_CACHE_SHARD
+SHARD_SIZE = '/sys/module/workqueue/parameters/cache_shard_size'
 
 
 def cpulist(cpus):
@@ -85,14 +89,45 @@ def from_sysfs():
         with open('%s/cpu%d/%s' % (base, c, rel)) as f:
             return parse_cpulist(f.read())
 
+    def shards():
+        # The spec, not the kernel's code: each L3's cores (sets of thread
+        # siblings) in order of their first CPU, n of them, are dealt into
+        # s = ceil(n / size) runs of consecutive cores, core k into run
+        # k * s // n.
+        with open(SHARD_SIZE) as f:
+            size = int(f.read())
+        of = {}
+        for c in possible:
+            if c in of:
+                continue
+            llc = read(c, 'cache/index3/shared_cpu_list')
+            cores = []
+            for x in sorted(llc):
+                core = frozenset(read(x, 'topology/thread_siblings_list') & llc)
+                if core not in cores:
+                    cores.append(core)
+            n = len(cores)
+            s = -(-n // size)
+            runs = [set() for _ in range(s)]
+            for k, core in enumerate(cores):
+                runs[k * s // n] |= core
+            for run in runs:
+                for x in run:
+                    of[x] = run
+        return of
+
+    shard_of = shards() if os.path.exists(SHARD_SIZE) else None
     fns = {
         'cpu': lambda c: {c},
+        'cache_shard': lambda c: shard_of[c],
         'smt': lambda c: read(c, 'topology/thread_siblings_list'),
         'cache': lambda c: read(c, 'cache/index3/shared_cpu_list'),
         'numa': lambda c: {x for x in possible if node_of.get(x) == node_of.get(c)},
         'system': lambda c: set(possible),
     }
     for scope in SCOPES:
+        if scope == 'cache_shard' and shard_of is None:
+            continue
         pods, cpu_pod = group(fns[scope])
         emit(scope, [set(p) for p in pods],
              [node_of.get(min(p), -1) for p in pods], cpu_pod)
@@ -121,6 +156,8 @@ def from_wq_dump(path):
         elif line and not line.startswith(' ') and tables:
             break       # the next section ("Worker Pools")
     for scope in SCOPES:
+        if scope == 'cache_shard' and scope not in tables:
+            continue    # a kernel without it; sysfs says whether it should
         t = tables.get(scope)
         if not t or 'pod_cpus' not in t or 'cpu_pod' not in t:
             sys.exit('wq_dump: scope %s incomplete' % scope)
@@ -139,7 +176,11 @@ def from_kernel(prog):
     pod_types = prog['wq_pod_types']
     possible = list(for_each_possible_cpu(prog))
     for scope in SCOPES:
-        pt = pod_types[prog['WQ_AFFN_' + scope.upper()].value_()]
+        try:
+            idx = prog['WQ_AFFN_' + scope.upper()].value_()
+        except KeyError:
+            continue    # a kernel without it; sysfs says whether it should
+        pt = pod_types[idx]
         n = pt.nr_pods.value_()
         pods, nodes = [], []
         for i in range(n):
