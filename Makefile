@@ -9,7 +9,7 @@ APPEND ?=
 S := scripts
 
 .PHONY: help deps prepare apply build build-baseline modules run shell check check-sanitizers check-naive \
-	check-baseline check-series deb check-deb bench bench-storm boot-loop torture test export import clean-runs
+	check-baseline check-series deb check-deb bench bench-crypt bench-storm boot-loop torture test export import clean-runs
 
 ## make help     this list
 help:
@@ -80,9 +80,14 @@ check-deb: deps
 	@DEB_CONFIG=$(or $(DEB_CONFIG),lean) $(S)/check/check-deb.sh
 
 ## make bench    baseline, patched, mainline: wall clock and instruction counts, affinity
-##                  scopes, the kworker storm; bench/results/
+##                  scopes, the kworker storm, dm-crypt reads; bench/results/
 bench: deps
 	@bench/bench.sh
+
+## make bench-crypt  dm-crypt reads with fio on vm16 (issue 25 section 2), baseline,
+##                  patched, mainline; bench/results/crypt.md
+bench-crypt: deps
+	@bench/bench-crypt.sh
 
 ## make bench-storm  the kworker storm (issue 24) on baseline, patched, mainline;
 ##                  bench/results/storm.md

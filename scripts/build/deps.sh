@@ -10,6 +10,9 @@ pkgs=(linux-source-6.1 linux-config-6.1 build-essential flex bison bc libelf-dev
 # Debian packages (make deb, make check-deb): bindeb-pkg's tools, pahole
 # for Debian's BTF, a static busybox for the guest's initramfs.
 [ "${1:-}" = deb ] && pkgs+=(dpkg-dev fakeroot dwarves busybox-static xz-utils)
+# make bench's dm-crypt reads (bench/crypt-in-guest.sh; the guest's root is
+# the host's, so fio is run from there).
+[ "${1:-}" = bench ] && pkgs+=(fio)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||

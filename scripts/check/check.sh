@@ -73,6 +73,8 @@ if [ "$flavour" = patched ]; then
 		"$WQ61_TOP"/scripts/common.sh 2>/dev/null; git -C "$WQ61_GIT" rev-parse pristine 2>/dev/null) |
 		sha1sum | cut -d' ' -f1)
 	memo=$WQ61_CACHE/check-series.memo
+	# check-series.sh ends with its count line only if it ran to the end
+	series_finished() { grep -q '^# [0-9]* passed, [0-9]* failed$' "$res/check-series.log"; }
 	if [ "${WQ61_FORCE:-0}" != 1 ] && [ -f "$memo" ] && [ "$(head -1 "$memo")" = "$key" ]; then
 		log "series checks: unchanged since $(stat -c %y "$memo" | cut -d. -f1), reusing that run's log (WQ61_FORCE=1 reruns)"
 		tail -n +2 "$memo" > "$res/check-series.log"
@@ -80,13 +82,13 @@ if [ "$flavour" = patched ]; then
 		log "series checks (make check-series)"
 		"$WQ61_TOP/scripts/check/check-series.sh" > "$res/check-series.log" 2>&1 || true
 		# Only a run that finished is worth reusing, whatever its verdict.
-		if grep -q '^# [0-9]* passed, [0-9]* failed$' "$res/check-series.log"; then
+		if series_finished; then
 			{ echo "$key"; cat "$res/check-series.log"; } > "$memo"
 		fi
 	fi
 	sed 's/^/    /' "$res/check-series.log" >&2
 	"$WQ61_TOP/scripts/report/results.py" tap "$res/check-series.log" series >> "$results"
-	grep -q '^# [0-9]* passed, [0-9]* failed$' "$res/check-series.log" ||
+	series_finished ||
 		record FAIL series/check-series "(did not finish: $res/check-series.log)"
 fi
 
