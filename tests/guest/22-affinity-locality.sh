@@ -15,42 +15,16 @@ wq=$WQ_SYSFS/wq61_affn
 M=${WQ61_AFFN_ITEMS:-200}
 SPIN=${WQ61_AFFN_SPIN_US:-1000}
 GOAL=20
-sysc=/sys/devices/system/cpu
 n=$(nproc)
 issuers=$(printf '%s\n' 0 $((n / 3)) $((2 * n / 3)) $((n - 1)) | sort -nu | xargs)
-nissuers=$(echo $issuers | wc -w)
 make_tmp
 
-pod_of() { # SCOPE CPU -> the cpulist of CPU's pod as sysfs has it
-	local l
-	case $1 in
-	cpu) echo "$2";;
-	smt) cat $sysc/cpu$2/topology/thread_siblings_list;;
-	cache) cat $sysc/cpu$2/cache/index3/shared_cpu_list;;
-	numa) for l in $(cat /sys/devices/system/node/node*/cpulist); do
-		cpus_of "$l" | grep -qx "$2" && echo "$l"; done;;
-	esac
-}
-# measure LABEL POD: M items from each issuer (after one warm-up round, not
-# counted, so that the pools of new attributes have their workers); sets IN
-# (items started in the issuer's POD-scope pod) and PCT.
+sysfs_pods "$tmp/pods"
+# measure LABEL SCOPE: affn_starts from every issuer; IN counts the items
+# started in the issuer's SCOPE pod.
 measure() {
-	local k r hist c i h total=0
-	IN=0
-	affn start "${issuers%% *}" "$M" "$SPIN" > /dev/null
-	for k in $issuers; do
-		r=$(affn start "$k" "$M" "$SPIN")
-		hist=$(field hist "$r")
-		[ -n "$hist" ] || fail "$1: no histogram from wq61_affinity: '$r'"
-		note "  $1, issuer $k: starts per CPU $hist"
-		IFS=, read -ra h <<< "$hist"
-		for i in "${!h[@]}"; do total=$((total + h[i])); done
-		for c in $(cpus_of "$(pod_of "$2" "$k")"); do IN=$((IN + h[c])); done
-	done
-	[ "$total" -eq $((M * nissuers)) ] ||
-		fail "$1: $total items reported a start CPU, want $((M * nissuers))"
-	PCT=$((100 * IN / total))
-	note "$1: $IN of $total items ($PCT%) started in the issuer's $2 pod"
+	affn_starts "$1" "pod_of $2" "$issuers" "$M" "$SPIN"
+	note "$1: $IN of $TOTAL items ($PCT%) started in the issuer's $2 pod"
 }
 note "issuers: $issuers; $M items each, spinning ${SPIN}us"
 
@@ -66,7 +40,7 @@ set_attr $wq/affinity_strict 1
 for s in cpu smt cache numa; do
 	set_attr $wq/affinity_scope $s
 	measure "strict $s" $s
-	[ "$IN" -eq $((M * nissuers)) ] || fail "strict $s: $IN items started outside the issuer's $s pod"
+	[ "$IN" -eq "$TOTAL" ] || fail "strict $s: $((TOTAL - IN)) of $TOTAL items started outside the issuer's $s pod"
 done
 
 set_attr $wq/affinity_strict 0

@@ -19,7 +19,7 @@ wq=$WQ_SYSFS/wq61_affn
 M=${WQ61_AFFN_ITEMS:-100}
 make_tmp
 
-python3 "$pods" sysfs > "$tmp/sysfs" || fail "cannot read the topology from sysfs"
+sysfs_pods "$tmp/sysfs"
 drgn -q -k -s "$WQ61_VMLINUX" "$pods" kernel > "$tmp/kernel" 2> "$tmp/drgn.err" || {
 	cat "$tmp/drgn.err"; fail "drgn could not read wq_pod_types[]"; }
 size=$(cat "$SHARD_SIZE")
@@ -32,7 +32,7 @@ grep '^cache_shard ' "$tmp/kernel" > "$tmp/got"
 diff -u "$tmp/want" "$tmp/got" > "$tmp/diff" || {
 	cat "$tmp/diff"; fail "cache_shard pods differ from the rule applied to sysfs (- sysfs, + kernel)"; }
 
-shard_of() { sed -n "s/^cache_shard cpu $1 //p" "$tmp/want"; }
+shard_of() { pod_of cache_shard "$1"; }
 if [ -n "${EXPECT_SHARD0:-}" ]; then
 	[ "$(shard_of 0)" = "$EXPECT_SHARD0" ] ||
 		fail "CPU 0's shard is $(shard_of 0), preset $WQ61_PRESET wants $EXPECT_SHARD0"
@@ -47,17 +47,8 @@ set_attr $wq/affinity_scope cache_shard
 	fail "affinity_scope reads '$(cat $wq/affinity_scope)' after writing cache_shard"
 set_attr $wq/affinity_strict 1
 n=$(nproc)
-affn start 0 "$M" 1000 > /dev/null	# the new pools get their workers
-for k in $(printf '%s\n' 0 $((n / 2 - 1)) $((n / 2)) $((n - 1)) | sort -nu); do
-	r=$(affn start "$k" "$M" 1000)
-	hist=$(field hist "$r")
-	[ -n "$hist" ] || fail "no histogram from wq61_affinity: '$r'"
-	IFS=, read -ra h <<< "$hist"
-	in=0 total=0
-	for i in "${!h[@]}"; do total=$((total + h[i])); done
-	for c in $(cpus_of "$(shard_of "$k")"); do in=$((in + h[c])); done
-	note "issuer $k, shard $(shard_of "$k"): starts per CPU $hist"
-	[ "$total" -eq "$M" ] || fail "issuer $k: $total items reported a start CPU, want $M"
-	[ "$in" -eq "$M" ] || fail "strict cache_shard: $((M - in)) of $M items from CPU $k started outside its shard $(shard_of "$k")"
-done
+issuers=$(printf '%s\n' 0 $((n / 2 - 1)) $((n / 2)) $((n - 1)) | sort -nu | xargs)
+affn_starts "strict cache_shard" shard_of "$issuers" "$M" 1000
+[ "$IN" -eq "$TOTAL" ] ||
+	fail "strict cache_shard: $((TOTAL - IN)) of $TOTAL items started outside their issuer's shard"
 note "strict cache_shard: every item started in its issuer's shard"

@@ -146,6 +146,53 @@ affn() {
 	echo "$*" > /sys/kernel/debug/wq61_affinity/ctl || fail "wq61_affinity '$*' failed"
 	cat /sys/kernel/debug/wq61_affinity/ctl
 }
+# sysfs_pods FILE: the pods of every scope as the guest's sysfs topology
+# gives them (lib/wq_pods.py, independent of the kernel's code) into FILE,
+# which pod_of then reads; pod_of SCOPE CPU prints the cpulist of CPU's pod.
+sysfs_pods() {
+	PODS=$1
+	python3 "$(dirname "${BASH_SOURCE[0]}")/lib/wq_pods.py" sysfs > "$PODS" ||
+		fail "cannot read the topology from sysfs"
+}
+pod_of() { sed -n "s/^$1 cpu $2 //p" "$PODS"; }
+# affn_starts LABEL POD_OF ISSUERS M SPIN: M items of SPIN us queued on
+# wq61_affn from a kthread on each CPU of ISSUERS in turn, after one
+# warm-up round that is not counted (so that the pools of attributes just
+# set have their workers). Notes each issuer's starts per CPU. Sets TOTAL
+# (items that reported a start CPU: fails unless all did), IN (those that
+# started in the issuer's pod, whose cpulist "POD_OF CPU" prints; POD_OF
+# is split into words), PCT (IN in % of TOTAL), and of the items that
+# started outside, OUT_BUSY (by a worker that went on from its previous
+# item without sleeping) and OUT_FREE (while a CPU of the pod was free:
+# wq61_affinity's "pod" analysis, pods of CPUs 0-31 only).
+affn_starts() {
+	local label=$1 pod_of=$2 issuers=$3 m=$4 spin=$5 k r hist busy pod c i h b mask
+	IN=0 TOTAL=0 OUT_BUSY=0 OUT_FREE=0
+	affn start "${issuers%% *}" "$m" "$spin" > /dev/null
+	for k in $issuers; do
+		pod=$($pod_of "$k")
+		mask=0
+		for c in $(cpus_of "$pod"); do
+			[ "$c" -lt 32 ] || { mask=0; break; }
+			mask=$((mask | 1 << c))
+		done
+		affn pod $mask > /dev/null
+		r=$(affn start "$k" "$m" "$spin")
+		hist=$(field hist "$r")
+		busy=$(field busy_hist "$r")
+		[ -n "$hist" ] || fail "$label: no histogram from wq61_affinity: '$r'"
+		note "  $label, issuer $k (pod $pod): starts per CPU $hist$([ $mask = 0 ] || echo " out_free=$(field out_free "$r")")"
+		IFS=, read -ra h <<< "$hist"
+		IFS=, read -ra b <<< "$busy"
+		for i in "${!h[@]}"; do TOTAL=$((TOTAL + h[i])) OUT_BUSY=$((OUT_BUSY + ${b[i]:-0})); done
+		for c in $(cpus_of "$pod"); do IN=$((IN + h[c])) OUT_BUSY=$((OUT_BUSY - ${b[c]:-0})); done
+		OUT_FREE=$((OUT_FREE + $(field out_free "$r" | grep . || echo 0)))
+	done
+	affn pod 0 > /dev/null
+	k=$((m * $(echo $issuers | wc -w)))
+	[ "$TOTAL" -eq "$k" ] || fail "$label: $TOTAL items reported a start CPU, want $k"
+	PCT=$((100 * IN / TOTAL))
+}
 # try_write FILE DATA: one write of DATA (as is: add the newline yourself);
 # prints ok, EINVAL, EACCES, ERANGE, EOVERFLOW or the shell's message.
 try_write() {

@@ -12,8 +12,4 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/host/lib/boot.sh"
 boot_guest late-cpus big maxcpus=8 late-cpus.sh
 sed 's/^/  guest: /' "$dir/output" 2>/dev/null | grep -v '^  guest: [a-z]* cpu ' | head -60
-case $v in
-passed) echo "late CPUs: pods, pools and strict cache locality as on a full boot";;
-"failed 4") echo "SKIP: no affinity scopes in $WQ61_FLAVOUR"; exit 4;;
-*) echo "FAIL: guest: ${v:-no verdict} ($dir/console.log)"; exit 1;;
-esac
+guest_outcome "late CPUs: pods, pools and strict cache locality as on a full boot" "no affinity scopes in $WQ61_FLAVOUR"

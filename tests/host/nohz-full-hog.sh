@@ -21,8 +21,4 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/host/lib/boot.sh"
 boot_guest nohz-full-hog small "nohz_full=2-3" nohz-hog.sh
 sed 's/^/  guest: /' "$dir/output" 2>/dev/null | head -20
-case $v in
-passed) echo "nohz_full: a hog on a tickless CPU was detected, the item behind it ran";;
-"failed 4") echo "SKIP: no hog detection in $WQ61_FLAVOUR"; exit 4;;
-*) echo "FAIL: guest: ${v:-no verdict} ($dir/console.log)"; exit 1;;
-esac
+guest_outcome "nohz_full: a hog on a tickless CPU was detected, the item behind it ran" "no hog detection in $WQ61_FLAVOUR"

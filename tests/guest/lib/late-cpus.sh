@@ -47,14 +47,7 @@ set_attr $wq/affinity_strict 1
 set_attr $wq/affinity_scope cache
 l3=$(cat $sysc/cpu$issuer/cache/index3/shared_cpu_list)
 M=200
-r=$(affn start $issuer $M 1000)
-hist=$(field hist "$r")
-[ -n "$hist" ] || fail "no histogram from wq61_affinity: '$r'"
-note "strict cache, issuer $issuer (L3 $l3): starts per CPU $hist"
-IFS=, read -ra h <<< "$hist"
-in=0 total=0
-for i in "${!h[@]}"; do total=$((total + h[i])); done
-for c in $(cpus_of "$l3"); do in=$((in + h[c])); done
-[ "$total" -eq $M ] || fail "$total items reported a start CPU, want $M"
-[ "$in" -eq $M ] || fail "strict cache from CPU $issuer: $((M - in)) of $M items started outside its L3 $l3"
+l3_of() { cat $sysc/cpu$1/cache/index3/shared_cpu_list; }
+affn_starts "strict cache" l3_of "$issuer" $M 1000
+[ "$IN" -eq $M ] || fail "strict cache from CPU $issuer: $((M - IN)) of $M items started outside its L3 $l3"
 note "strict cache from CPU $issuer: all $M items started in its L3 $l3"

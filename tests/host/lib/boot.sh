@@ -14,5 +14,17 @@ boot_guest() {
 	v=$(cat "$dir/verdict" 2>/dev/null)
 }
 
+# guest_outcome PASSED SKIPPED: the host test's outcome from the guest's
+# verdict $v: PASSED printed and 0 if it passed, SKIPPED (why the guest
+# skipped: it exits 4 where the kernel lacks the feature) and 4, or FAIL
+# and 1 for anything else, a guest that left no verdict too.
+guest_outcome() {
+	case $v in
+	passed) echo "$1"; exit 0;;
+	"failed 4") echo "SKIP: $2"; exit 4;;
+	*) echo "FAIL: guest: ${v:-no verdict} ($dir/console.log)"; exit 1;;
+	esac
+}
+
 # key KEY TEXT: the value of the line "KEY=value" in TEXT
 key() { echo "$2" | sed -n "s/^$1=//p"; }
