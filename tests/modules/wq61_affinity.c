@@ -27,6 +27,13 @@
  *                         CPUs, the queue-to-start latency percentiles and
  *                         the time from the first queueing to the last
  *                         item's end (for make bench).
+ *                         After "pod", also "out=O out_free=F": items
+ *                         that started outside the pod, and how many of
+ *                         those while a CPU of the pod was free (see
+ *                         started_out_free()).
+ *   pod MASK              the pod of the next starts' out/out_free: the
+ *                         CPUs whose bits are set in MASK (so CPUs 0-31
+ *                         only); 0 leaves them out again.
  *   startw CPU N SPIN_US  the same, but the kthread waits for each item to
  *                         finish before it queues the next,
  *                         so every item finds an idle pool and an idle CPU
@@ -343,14 +350,20 @@ struct issuer {
 	struct affn_item *items;
 	unsigned int n;
 	bool serial;		/* wait for each item before the next */
+	int cpu;
+	u64 t_first, t_last;	/* it was queueing from t_first to t_last */
 	struct completion queued;
 };
+
+/* "pod": the CPUs start's out/out_free are about; empty: none asked for */
+static struct cpumask analysis_pod;
 
 static int issuer_fn(void *data)
 {
 	struct issuer *is = data;
 	unsigned int i;
 
+	is->t_first = ktime_get_ns();
 	for (i = 0; i < is->n; i++) {
 		is->items[i].t_queue = ktime_get_ns();
 		queue_work(wq_loc, &is->items[i].work);
@@ -361,6 +374,7 @@ static int issuer_fn(void *data)
 		if (is->serial)
 			wait_for_completion(&is->items[i].fin);
 	}
+	is->t_last = ktime_get_ns();
 	complete(&is->queued);
 	return 0;
 }
@@ -385,6 +399,48 @@ static bool started_busy(struct affn_item *items, unsigned int total,
 	return prev && prev->nvcsw_end == items[i].nvcsw_start;
 }
 
+/*
+ * Whether CPU @cpu was free around @t: running none of the run's items (by
+ * the CPU each started on) and no issuer that was queueing, from @w ns
+ * before @t to @w after.  The window is an item's length, so that the
+ * moment a busy worker takes its next item does not count as free.
+ */
+static bool cpu_free_around(struct affn_item *items, unsigned int total,
+			    struct issuer *iss, unsigned int nr_issuers,
+			    int cpu, u64 t, u64 w)
+{
+	unsigned int j;
+
+	for (j = 0; j < total; j++)
+		if (items[j].start_cpu == cpu && items[j].t_start < t + w &&
+		    items[j].t_end + w > t)
+			return false;
+	for (j = 0; j < nr_issuers; j++)
+		if (iss[j].cpu == cpu && iss[j].t_first < t + w &&
+		    iss[j].t_last + w > t)
+			return false;
+	return true;
+}
+
+/*
+ * Whether item @i started outside analysis_pod while one of its online
+ * CPUs was free (cpu_free_around()).  In a guest that runs nothing else,
+ * that CPU was idle: the item left the pod though the pod was not
+ * saturated.
+ */
+static bool started_out_free(struct affn_item *items, unsigned int total,
+			     struct issuer *iss, unsigned int nr_issuers,
+			     unsigned int i)
+{
+	int c;
+
+	for_each_cpu_and(c, &analysis_pod, cpu_online_mask)
+		if (cpu_free_around(items, total, iss, nr_issuers, c,
+				    items[i].t_start, items[i].spin_ns))
+			return true;
+	return false;
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	u64 x = *(const u64 *)a, y = *(const u64 *)b;
@@ -404,7 +460,7 @@ static int do_start(const struct cpumask *cpus, const char *label,
 	atomic_t remaining = ATOMIC_INIT(total);
 	struct affn_item *items;
 	struct issuer *iss;
-	unsigned int i, j, *hist, *busy, nr_cpus = 0;
+	unsigned int i, j, *hist, *busy, nr_cpus = 0, out = 0, out_free = 0;
 	u64 *lat, first = U64_MAX, last = 0;
 	size_t len;
 	int c, ret = 0;
@@ -435,6 +491,7 @@ static int do_start(const struct cpumask *cpus, const char *label,
 		iss[j].items = items + j * n;
 		iss[j].n = n;
 		iss[j].serial = serial;
+		iss[j].cpu = c;
 		init_completion(&iss[j].queued);
 		t = kthread_create(issuer_fn, &iss[j], "wq61_affn_issuer/%d", c);
 		if (IS_ERR(t)) {
@@ -466,6 +523,13 @@ static int do_start(const struct cpumask *cpus, const char *label,
 		/* quadratic, but only for the few hundred items of a test */
 		if (total <= 1024 && started_busy(items, total, i))
 			busy[c]++;
+		if (!cpumask_empty(&analysis_pod) &&
+		    !cpumask_test_cpu(c, &analysis_pod)) {
+			out++;
+			if (total <= 1024 &&
+			    started_out_free(items, total, iss, nr_issuers, i))
+				out_free++;
+		}
 		lat[i] = items[i].t_start - items[i].t_queue;
 		first = min(first, items[i].t_queue);
 		last = max(last, items[i].t_end);
@@ -480,11 +544,15 @@ static int do_start(const struct cpumask *cpus, const char *label,
 	for (c = 0; c < nr_cpu_ids; c++)
 		len += scnprintf(result + len, sizeof(result) - len, "%s%u",
 				 c ? "," : "", busy[c]);
-	scnprintf(result + len, sizeof(result) - len,
-		  " cpus=%u lat_p50_us=%llu lat_p99_us=%llu ms=%llu\n", nr_cpus,
-		  div_u64(lat[total / 2], NSEC_PER_USEC),
-		  div_u64(lat[total - 1 - total / 100], NSEC_PER_USEC),
-		  div_u64(last - first, NSEC_PER_MSEC));
+	len += scnprintf(result + len, sizeof(result) - len,
+			 " cpus=%u lat_p50_us=%llu lat_p99_us=%llu ms=%llu",
+			 nr_cpus, div_u64(lat[total / 2], NSEC_PER_USEC),
+			 div_u64(lat[total - 1 - total / 100], NSEC_PER_USEC),
+			 div_u64(last - first, NSEC_PER_MSEC));
+	if (!cpumask_empty(&analysis_pod))
+		len += scnprintf(result + len, sizeof(result) - len,
+				 " out=%u out_free=%u", out, out_free);
+	scnprintf(result + len, sizeof(result) - len, "\n");
 out:
 	kfree(items);
 	kfree(iss);
@@ -702,6 +770,19 @@ static int ctl_run(const char *cmd, int n, unsigned int a, unsigned int b,
 		return do_hpbegin(a, b);
 	if (!strcmp(cmd, "hpend") && n == 0)
 		return do_hpend();
+	if (!strcmp(cmd, "pod") && n == 1) {
+		int cpu;
+
+		/* only CPUs that exist: a stray bit would count nothing */
+		for (cpu = 0; cpu < 32; cpu++)
+			if ((a & BIT(cpu)) && !cpu_possible(cpu))
+				return -EINVAL;
+		cpumask_clear(&analysis_pod);
+		for (cpu = 0; cpu < 32; cpu++)
+			if (a & BIT(cpu))
+				cpumask_set_cpu(cpu, &analysis_pod);
+		return 0;
+	}
 	if (!strcmp(cmd, "maxact") && n == 2 && a > 0 && a <= 4096 && b <= 10000)
 		return do_maxact(a, b);
 	return -EINVAL;
