@@ -9,7 +9,7 @@ APPEND ?=
 S := scripts
 
 .PHONY: help deps prepare apply build build-baseline modules run shell check check-sanitizers check-naive \
-	check-baseline check-series deb check-deb bench bench-crypt bench-storm boot-loop torture test export import clean-runs
+	check-baseline check-series deb check-deb bench bench-crypt bench-locality bench-storm boot-loop torture test export import clean-runs
 
 ## make help     this list
 help:
@@ -80,7 +80,8 @@ check-deb: deps
 	@DEB_CONFIG=$(or $(DEB_CONFIG),lean) $(S)/check/check-deb.sh
 
 ## make bench    baseline, patched, mainline: wall clock and instruction counts, affinity
-##                  scopes, the kworker storm, dm-crypt reads; bench/results/
+##                  scopes, the kworker storm, dm-crypt reads, locality run after run;
+##                  bench/results/
 bench: deps
 	@bench/bench.sh
 
@@ -88,6 +89,11 @@ bench: deps
 ##                  patched, mainline; bench/results/crypt.md
 bench-crypt: deps
 	@bench/bench-crypt.sh
+
+## make bench-locality  non-strict cache locality, 5 runs on big, idle host and loaded
+##                  (issue 25 section 3), baseline, patched, mainline; bench/results/locality.md
+bench-locality: deps
+	@bench/bench-locality.sh
 
 ## make bench-storm  the kworker storm (issue 24) on baseline, patched, mainline;
 ##                  bench/results/storm.md

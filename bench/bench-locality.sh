@@ -23,8 +23,10 @@ rm -rf "$work"; mkdir -p "$work"
 : > "$work/locality.csv"
 spinners=()
 stop_load() {
-	[ ${#spinners[@]} -eq 0 ] || kill "${spinners[@]}" 2>/dev/null
-	wait "${spinners[@]}" 2>/dev/null
+	[ ${#spinners[@]} -eq 0 ] && return
+	kill "${spinners[@]}" 2>/dev/null || true
+	# (they die of the signal: wait reports 143, not an error here)
+	wait "${spinners[@]}" 2>/dev/null || true
 	spinners=()
 }
 trap stop_load EXIT

@@ -6,7 +6,8 @@
 # scopes benchmark (bench/affinity-in-guest.sh, preset big) into
 # bench/results/affinity.{md,json,csv} and plot-affinity.png; then the
 # kworker storm (bench/bench-storm.sh) into bench/results/storm.md; then
-# dm-crypt reads on vm16 (bench/bench-crypt.sh) into bench/results/crypt.md.
+# dm-crypt reads on vm16 (bench/bench-crypt.sh) into bench/results/crypt.md
+# and locality run after run (bench/bench-locality.sh) into locality.md.
 #   WQ61_BENCH_MODE side or alternate (default: side for two flavours,
 #   alternate for more);
 #   WQ61_BENCH_PAIRS (default 4) sets of boots, one per flavour;
@@ -140,6 +141,8 @@ cat "$work"/[0-9]*/bench.csv "$work"/icount-*/bench.csv > "$work/raw.csv" 2>/dev
 # The kworker storm (issue 24) with the same flavours (WQ61_STORM_BOOTS=0
 # skips it and keeps its last report).
 WQ61_BENCH_FLAVOURS="${flavours[*]}" "$WQ61_TOP/bench/bench-storm.sh"
-# dm-crypt reads on vm16 (issue 25 section 2; WQ61_CRYPT_BOOTS=0 skips).
+# dm-crypt reads on vm16 (issue 25 section 2; WQ61_CRYPT_BOOTS=0 skips)
+# and locality run after run, idle and loaded (section 3; WQ61_LOC_BOOTS=0).
 WQ61_BENCH_FLAVOURS="${flavours[*]}" "$WQ61_TOP/bench/bench-crypt.sh"
-log "bench done: bench/results/results.md, bench/results/affinity.md, bench/results/storm.md, bench/results/crypt.md"
+WQ61_BENCH_FLAVOURS="${flavours[*]}" "$WQ61_TOP/bench/bench-locality.sh"
+log "bench done: bench/results/{results,affinity,storm,crypt,locality}.md"
