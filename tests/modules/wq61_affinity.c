@@ -63,6 +63,13 @@
  *                         asleep on OUT and starting B (se.nr_migrations:
  *                         1 is the wake-up's own placement, more means the
  *                         load balancer moved it again before it ran).
+ *   repatb ISSUER OUT ROUNDS
+ *                         the same for a busy worker: A moves its worker
+ *                         to OUT and back to its own CPUs and, still
+ *                         running there, queues B with queue_work_on(ISSUER).
+ *                         A round counts when A's worker ran B; same
+ *                         result, moves counted from A's move to OUT (0:
+ *                         B started where A left the worker).
  *   hpbegin SLOTS SPIN_US two unbound kthreads (the scheduler moves them
  *                         around) keep queueing to wq61_affn until hpend:
  *                         SLOTS work items in all, each queued again once
@@ -612,7 +619,11 @@ struct repat_item {
 	int out;			/* move the worker there; -1: stay */
 	int start_cpu, moved_cpu;
 	u64 migrations;			/* the worker's, when it started */
+	u64 moved_migrations;		/* the worker's, once on OUT */
 	struct task_struct *task;	/* the worker, referenced */
+	/* repatb: queued with queue_work_on(next_cpu) from OUT, at the end */
+	struct repat_item *next;
+	int next_cpu;
 	struct completion fin;
 };
 
@@ -637,26 +648,64 @@ static void repat_fn(struct work_struct *work)
 		if (!set_cpus_allowed_ptr(current, cpumask_of(it->out)))
 			it->moved_cpu = raw_smp_processor_id();
 		set_cpus_allowed_ptr(current, &repat_saved);
+		it->moved_migrations = current->se.nr_migrations;
 	}
+	/* still running on OUT: the worker is busy when the next item waits */
+	if (it->next)
+		queue_work_on(it->next_cpu, wq_loc, &it->next->work);
 	complete(&it->fin);
 }
 
 struct repat_run {
 	unsigned int issuer, out, rounds, counted;
+	bool busy;			/* repatb */
 	unsigned int *starts;		/* B's start CPU, counted rounds */
 	unsigned int *moves;		/* migrations from OUT to that start */
 	struct completion done;
 };
 
-/* Queue @it from this CPU and wait until its function has run. */
-static void repat_one(struct repat_item *it, unsigned int cpu, int out)
+static void repat_init(struct repat_item *it, int out)
 {
 	it->out = out;
 	it->task = NULL;
+	it->next = NULL;
 	init_completion(&it->fin);
 	INIT_WORK_ONSTACK(&it->work, repat_fn);
+}
+
+/* Queue @it from this CPU and wait until its function has run. */
+static void repat_one(struct repat_item *it, unsigned int cpu, int out)
+{
+	repat_init(it, out);
 	queue_work_on(cpu, wq_loc, &it->work);
 	wait_for_completion(&it->fin);
+}
+
+/*
+ * repatb's round: A moves its worker to OUT and, still running there,
+ * queues B for the issuer's pool, so that the worker is busy, not idle,
+ * when B waits.  Counted when A's worker ran B: the start CPU of B, and
+ * the worker's migrations from OUT to B's start.
+ */
+static void repatb_round(struct repat_run *run)
+{
+	struct repat_item a, b;
+
+	repat_init(&a, run->out);
+	repat_init(&b, -1);
+	a.next = &b;
+	a.next_cpu = run->issuer;
+	queue_work_on(run->issuer, wq_loc, &a.work);
+	wait_for_completion(&a.fin);
+	wait_for_completion(&b.fin);
+	if (a.moved_cpu == run->out && b.task == a.task) {
+		run->starts[run->counted] = b.start_cpu;
+		run->moves[run->counted++] = b.migrations - a.moved_migrations;
+	}
+	put_task_struct(a.task);
+	put_task_struct(b.task);
+	destroy_work_on_stack(&a.work);
+	destroy_work_on_stack(&b.work);
 }
 
 static bool asleep(struct task_struct *p)
@@ -672,6 +721,10 @@ static int repat_issuer_fn(void *data)
 	u64 slept;
 
 	for (i = 0; i < run->rounds; i++) {
+		if (run->busy) {
+			repatb_round(run);
+			continue;
+		}
 		repat_one(&a, run->issuer, run->out);
 		/*
 		 * Wait (a state, not a time) until A's worker sleeps: off
@@ -707,9 +760,11 @@ static int repat_issuer_fn(void *data)
 	return 0;
 }
 
-static int do_repat(unsigned int issuer, unsigned int out, unsigned int rounds)
+static int do_repat(unsigned int issuer, unsigned int out, unsigned int rounds,
+		    bool busy)
 {
-	struct repat_run run = { .issuer = issuer, .out = out, .rounds = rounds };
+	struct repat_run run = { .issuer = issuer, .out = out, .rounds = rounds,
+				 .busy = busy };
 	struct task_struct *t;
 	unsigned int i;
 	int len, ret = 0;
@@ -762,9 +817,10 @@ static int ctl_run(const char *cmd, int n, unsigned int a, unsigned int b,
 		cpumask_copy(&online, cpu_online_mask);
 		return do_start(&online, "all", a, b, false);
 	}
-	if (!strcmp(cmd, "repat") && n == 3 && a < nr_cpu_ids && cpu_online(a) &&
-	    b < nr_cpu_ids && cpu_online(b) && a != b && c > 0 && c <= 200)
-		return do_repat(a, b, c);
+	if ((!strcmp(cmd, "repat") || !strcmp(cmd, "repatb")) && n == 3 &&
+	    a < nr_cpu_ids && cpu_online(a) && b < nr_cpu_ids &&
+	    cpu_online(b) && a != b && c > 0 && c <= 200)
+		return do_repat(a, b, c, !strcmp(cmd, "repatb"));
 	if (!strcmp(cmd, "hpbegin") && n == 2 && a >= 2 && a <= 4096 &&
 	    b <= 100000)
 		return do_hpbegin(a, b);
